@@ -1,0 +1,39 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers, lowest first. A module depends only on modules listed above it:
+//   Formats:  PropertyList
+//   CLI:      sandbox
+// See docs/ARCHITECTURE.md.
+let package = Package(
+    name: "Sandbox",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "PropertyList", targets: ["PropertyList"]),
+        .executable(name: "sandbox", targets: ["sandbox"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        .target(
+            name: "PropertyList",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            path: "Sources/Formats/PropertyList"
+        ),
+        .executableTarget(
+            name: "sandbox",
+            dependencies: [
+                "PropertyList",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/CLI/sandbox"
+        ),
+        .testTarget(
+            name: "PropertyListTests",
+            dependencies: ["PropertyList"],
+            path: "Tests/PropertyListTests"
+        ),
+    ]
+)

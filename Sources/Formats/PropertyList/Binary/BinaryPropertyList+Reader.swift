@@ -1,0 +1,349 @@
+import Foundation
+import OrderedCollections
+
+/// Reads Apple's binary property lists (`bplist00`).
+///
+/// Every offset, count and reference is checked against the file before it
+/// is followed, with overflow-checked arithmetic. A container that is
+/// referenced many times is decoded once and shared, so "billion laughs"
+/// files cost time linear in their size; a container that contains itself
+/// is an error. Nothing falls back to a text format.
+///
+/// Reading choices, beyond CF: sets (marker `0xC`) are read as arrays;
+/// `null` (marker `0x00`), strings in an "ASCII" object with bytes above
+/// 0x7F, unpaired UTF-16 surrogates and non-string dictionary keys are
+/// errors rather than being passed through.
+public struct BinaryPropertyListReader: Sendable {
+    /// The limits enforced while reading.
+    public var limits: PropertyListLimits
+
+    /// Creates a reader.
+    public init(limits: PropertyListLimits = .default) { self.limits = limits }
+
+    /// Decodes a binary property list.
+    public func read(_ data: Data) throws -> PropertyListValue {
+        try data.withUnsafeBytes { try read(bytes: $0) }
+    }
+
+    /// Decodes a binary property list from raw bytes.
+    public func read(bytes: UnsafeRawBufferPointer) throws -> PropertyListValue {
+        guard bytes.count <= limits.maximumInputSize else {
+            throw PropertyListError(.sizeLimitExceeded, format: .binary, location: .byteOffset(0),
+                                    "input of \(bytes.count) bytes is over the limit of \(limits.maximumInputSize)")
+        }
+        guard bytes.count >= 8, bytes.starts(with: "bplist0".utf8) else {
+            throw PropertyListError(.unrecognizedFormat, format: .binary, location: .byteOffset(0),
+                                    "file does not start with the magic \"bplist0\"")
+        }
+        let trailer = try BinaryPropertyListTrailer(bytes, limits: limits)
+        var decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
+        return try decoder.decodeObject(trailer.topObject, depth: 0)
+    }
+}
+
+/// The object-by-object decoder behind ``BinaryPropertyListReader``.
+struct BinaryObjectDecoder {
+    let base: UnsafeRawPointer
+    /// Objects live in `8 ..< objectAreaEnd`; the offset table starts there.
+    let objectAreaEnd: Int
+    let offsetIntSize: Int
+    let refSize: Int
+    let objectCount: Int
+    let maximumDepth: Int
+    /// Per object: `notVisited`, `inProgress` (on the current path, so a
+    /// reference to it is a cycle) or an index into `cachedValues`.
+    var state: [Int32]
+    var cachedValues: [PropertyListValue] = []
+
+    static let notVisited: Int32 = -1
+    static let inProgress: Int32 = -2
+    /// Strings and data at least this long are cached, so a file that
+    /// references one large blob many times cannot multiply memory use.
+    static let cacheableScalarLength = 64
+
+    init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, maximumDepth: Int) {
+        // A non-empty buffer always has a base address; an empty one cannot pass the trailer checks.
+        base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1).unsafelyUnwrapped
+        objectAreaEnd = trailer.offsetTableOffset
+        offsetIntSize = trailer.offsetIntSize
+        refSize = trailer.objectRefSize
+        objectCount = trailer.objectCount
+        self.maximumDepth = maximumDepth
+        state = [Int32](repeating: Self.notVisited, count: trailer.objectCount)
+    }
+
+    func failure(_ code: PropertyListError.Code, _ offset: Int, _ message: String) -> PropertyListError {
+        PropertyListError(code, format: .binary, location: .byteOffset(offset), message)
+    }
+
+    /// A big-endian unsigned integer of 1 to 8 bytes. The caller has checked the extent.
+    @inline(__always)
+    func readUInt(_ at: Int, _ size: Int) -> UInt64 {
+        switch size {
+        case 1: return UInt64(base.load(fromByteOffset: at, as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+        case 8: return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        default:
+            var value: UInt64 = 0
+            for index in 0..<size { value = value << 8 | UInt64(base.load(fromByteOffset: at + index, as: UInt8.self)) }
+            return value
+        }
+    }
+
+    /// Checks that `length` bytes from `start` lie inside the object area.
+    @inline(__always)
+    func checkExtent(_ start: Int, _ length: Int, object at: Int, _ what: String) throws {
+        let (end, overflow) = start.addingReportingOverflow(length)
+        guard !overflow, end <= objectAreaEnd else {
+            throw failure(.outOfBounds, at, "\(what) of \(length) bytes runs past the object area (ends at \(objectAreaEnd))")
+        }
+    }
+
+    func offset(of object: Int) throws -> Int {
+        let entry = objectAreaEnd + object * offsetIntSize
+        let offset = readUInt(entry, offsetIntSize)
+        guard offset >= 8, offset < UInt64(objectAreaEnd) else {
+            throw failure(.outOfBounds, entry, "object \(object) has offset \(offset), outside the object area 8..<\(objectAreaEnd)")
+        }
+        return Int(offset)
+    }
+
+    /// The element count of the object at `at` and where its payload starts.
+    func readCount(at: Int, low: UInt8) throws -> (count: Int, payload: Int) {
+        if low != 0x0F { return (Int(low), at + 1) }
+        try checkExtent(at + 1, 1, object: at, "count marker")
+        let marker = base.load(fromByteOffset: at + 1, as: UInt8.self)
+        guard marker >> 4 == 0x1, marker & 0x0F <= 3 else {
+            throw failure(.invalidObject, at + 1, String(format: "count is not a 1-8 byte integer (marker 0x%02X)", marker))
+        }
+        let size = 1 << Int(marker & 0x0F)
+        try checkExtent(at + 2, size, object: at, "count")
+        let count = readUInt(at + 2, size)
+        guard count <= UInt64(Int.max) else { throw failure(.outOfBounds, at + 2, "count \(count) is too large") }
+        return (Int(count), at + 2 + size)
+    }
+
+    @inline(__always)
+    func readReference(_ at: Int) throws -> Int {
+        let reference = readUInt(at, refSize)
+        guard reference < UInt64(objectCount) else {
+            throw failure(.outOfBounds, at, "reference \(reference) is not below the object count \(objectCount)")
+        }
+        return Int(reference)
+    }
+
+    mutating func decodeObject(_ index: Int, depth: Int) throws -> PropertyListValue {
+        let known = state[index]
+        if known >= 0 { return cachedValues[Int(known)] }
+        let at = try offset(of: index)
+        if known == Self.inProgress {
+            throw failure(.cycle, at, "object \(index) contains itself")
+        }
+        let marker = base.load(fromByteOffset: at, as: UInt8.self)
+        let low = marker & 0x0F
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            case 0x00: throw failure(.invalidObject, at, "null objects (marker 0x00) are not property-list values")
+            default: throw failure(.invalidObject, at, String(format: "unknown object marker 0x%02X", marker))
+            }
+        case 0x1:
+            return try decodeInteger(at: at, low: low)
+        case 0x2:
+            if low == 2 {
+                try checkExtent(at + 1, 4, object: at, "real")
+                return .float(Float(bitPattern: UInt32(readUInt(at + 1, 4))))
+            } else if low == 3 {
+                try checkExtent(at + 1, 8, object: at, "real")
+                return .real(Double(bitPattern: readUInt(at + 1, 8)))
+            }
+            throw failure(.invalidObject, at, "real of \(1 << Int(low)) bytes; only 4 and 8 are allowed")
+        case 0x3:
+            guard low == 3 else { throw failure(.invalidObject, at, String(format: "unknown object marker 0x%02X", marker)) }
+            try checkExtent(at + 1, 8, object: at, "date")
+            let seconds = Double(bitPattern: readUInt(at + 1, 8))
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case 0x4:
+            let (count, payload) = try readCount(at: at, low: low)
+            try checkExtent(payload, count, object: at, "data")
+            let value = PropertyListValue.data(Data(bytes: base + payload, count: count))
+            return cacheIfLarge(value, index: index, length: count)
+        case 0x5:
+            let (count, payload) = try readCount(at: at, low: low)
+            try checkExtent(payload, count, object: at, "ASCII string")
+            let bytes = UnsafeRawBufferPointer(start: base + payload, count: count)
+            guard Self.isASCII(bytes) else {
+                throw failure(.invalidEncoding, at, "ASCII string object contains a byte above 0x7F")
+            }
+            return cacheIfLarge(.string(String(decoding: bytes, as: UTF8.self)), index: index, length: count)
+        case 0x6:
+            let (count, payload) = try readCount(at: at, low: low)
+            let (length, overflow) = count.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw failure(.outOfBounds, at, "UTF-16 string length \(count) overflows") }
+            try checkExtent(payload, length, object: at, "UTF-16 string")
+            let string = try decodeUTF16BigEndian(payload, units: count, object: at)
+            return cacheIfLarge(.string(string), index: index, length: length)
+        case 0x8:
+            let size = Int(low) + 1
+            try checkExtent(at + 1, size, object: at, "UID")
+            return .uid(PropertyListUID(readUInt(at + 1, size)))
+        case 0xA, 0xC:
+            return try decodeArray(index, at: at, low: low, depth: depth)
+        case 0xD:
+            return try decodeDictionary(index, at: at, low: low, depth: depth)
+        default:
+            throw failure(.invalidObject, at, String(format: "unknown object marker 0x%02X", marker))
+        }
+    }
+
+    @inline(__always)
+    mutating func cacheIfLarge(_ value: PropertyListValue, index: Int, length: Int) -> PropertyListValue {
+        if length >= Self.cacheableScalarLength { remember(value, index: index) }
+        return value
+    }
+
+    @inline(__always)
+    mutating func remember(_ value: PropertyListValue, index: Int) {
+        state[index] = Int32(truncatingIfNeeded: cachedValues.count)
+        cachedValues.append(value)
+    }
+
+    func decodeInteger(at: Int, low: UInt8) throws -> PropertyListValue {
+        guard low <= 4 else {
+            throw failure(.invalidObject, at, "integer of \(1 << Int(min(low, 15))) bytes; at most 16 are allowed")
+        }
+        let size = 1 << Int(low)
+        try checkExtent(at + 1, size, object: at, "integer")
+        switch size {
+        case 8:
+            return .integer(PropertyListInteger(Int64(bitPattern: readUInt(at + 1, 8))))
+        case 16:
+            // CF writes values above Int64.max with a zero high half. A
+            // sign-extended high half also appears in the wild for negatives.
+            let high = readUInt(at + 1, 8), lowHalf = readUInt(at + 9, 8)
+            if high == 0 { return .integer(PropertyListInteger(lowHalf)) }
+            if high == UInt64.max, Int64(bitPattern: lowHalf) < 0 {
+                return .integer(PropertyListInteger(Int64(bitPattern: lowHalf)))
+            }
+            throw failure(.invalidScalar, at, "16-byte integer is outside −2^63 … 2^64−1")
+        default:
+            return .integer(PropertyListInteger(readUInt(at + 1, size)))
+        }
+    }
+
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index + 8 <= count {
+            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            if bytes[index] & 0x80 != 0 { return false }
+            index += 1
+        }
+        return true
+    }
+
+    func decodeUTF16BigEndian(_ payload: Int, units: Int, object at: Int) throws -> String {
+        let source = base + payload
+        var malformedAt: Int?
+        let string = String(unsafeUninitializedCapacity: units * 3) { buffer -> Int in
+            var written = 0
+            var index = 0
+            while index < units {
+                let unit = UInt16(bigEndian: source.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))
+                var scalar = UInt32(unit)
+                if unit < 0x80 {
+                    buffer[written] = UInt8(unit)
+                    written += 1
+                    index += 1
+                    continue
+                }
+                if unit & 0xFC00 == 0xD800 {
+                    guard index + 1 < units else { malformedAt = index; return 0 }
+                    let next = UInt16(bigEndian: source.loadUnaligned(fromByteOffset: (index + 1) * 2, as: UInt16.self))
+                    guard next & 0xFC00 == 0xDC00 else { malformedAt = index; return 0 }
+                    scalar = 0x10000 + ((UInt32(unit) & 0x3FF) << 10 | (UInt32(next) & 0x3FF))
+                    index += 1
+                } else if unit & 0xFC00 == 0xDC00 {
+                    malformedAt = index
+                    return 0
+                }
+                if scalar < 0x800 {
+                    buffer[written] = UInt8(0xC0 | scalar >> 6)
+                    buffer[written + 1] = UInt8(0x80 | scalar & 0x3F)
+                    written += 2
+                } else if scalar < 0x10000 {
+                    buffer[written] = UInt8(0xE0 | scalar >> 12)
+                    buffer[written + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    buffer[written + 2] = UInt8(0x80 | scalar & 0x3F)
+                    written += 3
+                } else {
+                    buffer[written] = UInt8(0xF0 | scalar >> 18)
+                    buffer[written + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+                    buffer[written + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    buffer[written + 3] = UInt8(0x80 | scalar & 0x3F)
+                    written += 4
+                }
+                index += 1
+            }
+            return written
+        }
+        if let malformedAt {
+            throw failure(.invalidEncoding, at, "UTF-16 string has an unpaired surrogate at code unit \(malformedAt)")
+        }
+        return string
+    }
+
+    mutating func enter(_ index: Int, at: Int, depth: Int) throws {
+        guard depth < maximumDepth else {
+            throw failure(.depthLimitExceeded, at, "nesting deeper than \(maximumDepth) levels")
+        }
+        state[index] = Self.inProgress
+    }
+
+    mutating func decodeArray(_ index: Int, at: Int, low: UInt8, depth: Int) throws -> PropertyListValue {
+        let (count, payload) = try readCount(at: at, low: low)
+        let (length, overflow) = count.multipliedReportingOverflow(by: refSize)
+        guard !overflow else { throw failure(.outOfBounds, at, "array of \(count) references overflows") }
+        try checkExtent(payload, length, object: at, "array")
+        try enter(index, at: at, depth: depth)
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(count)
+        var refAt = payload
+        for _ in 0..<count {
+            elements.append(try decodeObject(try readReference(refAt), depth: depth + 1))
+            refAt += refSize
+        }
+        let value = PropertyListValue.array(elements)
+        remember(value, index: index)
+        return value
+    }
+
+    mutating func decodeDictionary(_ index: Int, at: Int, low: UInt8, depth: Int) throws -> PropertyListValue {
+        let (count, payload) = try readCount(at: at, low: low)
+        let (length, overflow) = count.multipliedReportingOverflow(by: refSize * 2)
+        guard !overflow else { throw failure(.outOfBounds, at, "dictionary of \(count) entries overflows") }
+        try checkExtent(payload, length, object: at, "dictionary")
+        try enter(index, at: at, depth: depth)
+        var entries = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
+        var keyAt = payload
+        var valueAt = payload + count * refSize
+        for _ in 0..<count {
+            let keyIndex = try readReference(keyAt)
+            guard case .string(let key) = try decodeObject(keyIndex, depth: depth + 1) else {
+                throw failure(.invalidKey, at, "dictionary key (object \(keyIndex)) is not a string")
+            }
+            entries[key] = try decodeObject(try readReference(valueAt), depth: depth + 1)
+            keyAt += refSize
+            valueAt += refSize
+        }
+        let value = PropertyListValue.dictionary(entries)
+        remember(value, index: index)
+        return value
+    }
+}

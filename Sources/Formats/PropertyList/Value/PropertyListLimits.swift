@@ -1,0 +1,23 @@
+/// Limits every reader enforces, so hostile input is refused quickly
+/// instead of exhausting the stack, memory or time.
+public struct PropertyListLimits: Hashable, Sendable {
+    /// The deepest nesting of arrays and dictionaries allowed. CF uses 512 on
+    /// macOS and Linux, 128 on iOS.
+    public var maximumDepth: Int
+    /// The most objects a file may declare (binary) or contain (text).
+    public var maximumObjectCount: Int
+    /// The largest input, in bytes.
+    public var maximumInputSize: Int
+
+    /// Creates limits.
+    public init(maximumDepth: Int = 512, maximumObjectCount: Int = 1 << 26, maximumInputSize: Int = 1 << 31) {
+        self.maximumDepth = maximumDepth
+        self.maximumObjectCount = maximumObjectCount
+        self.maximumInputSize = maximumInputSize
+    }
+
+    /// macOS and Linux's limits: depth 512, 64 Mi objects, 2 GiB.
+    public static let `default` = PropertyListLimits()
+    /// iOS's depth limit of 128.
+    public static let iOS = PropertyListLimits(maximumDepth: 128)
+}
