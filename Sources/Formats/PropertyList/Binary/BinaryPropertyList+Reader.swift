@@ -10,7 +10,8 @@ import OrderedCollections
 /// is an error. Nothing falls back to a text format.
 ///
 /// Reading choices, beyond CF: sets (marker `0xC`) are read as arrays;
-/// `null` (marker `0x00`), strings in an "ASCII" object with bytes above
+/// `null` (marker `0x00`), NaN, infinite or out-of-range dates (see
+/// ``PropertyListValue/date(_:)``), strings in an "ASCII" object with bytes above
 /// 0x7F, unpaired UTF-16 surrogates and non-string dictionary keys are
 /// errors rather than being passed through.
 public struct BinaryPropertyListReader: Sendable {
@@ -31,9 +32,15 @@ public struct BinaryPropertyListReader: Sendable {
             throw PropertyListError(.sizeLimitExceeded, format: .binary, location: .byteOffset(0),
                                     "input of \(bytes.count) bytes is over the limit of \(limits.maximumInputSize)")
         }
-        guard bytes.count >= 8, bytes.starts(with: "bplist0".utf8) else {
+        guard bytes.count >= 8, bytes.starts(with: "bplist".utf8) else {
             throw PropertyListError(.unrecognizedFormat, format: .binary, location: .byteOffset(0),
-                                    "file does not start with the magic \"bplist0\"")
+                                    "file does not start with the magic \"bplist\"")
+        }
+        // CF reads any "bplist0?" version; the others were never released.
+        guard bytes[6] == UInt8(ascii: "0") else {
+            let version = String(decoding: bytes[6..<8], as: UTF8.self)
+            throw PropertyListError(.unrecognizedFormat, format: .binary, location: .byteOffset(6),
+                                    "unsupported binary property list version \"\(version)\"")
         }
         let trailer = try BinaryPropertyListTrailer(bytes, limits: limits)
         var decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
@@ -165,6 +172,9 @@ struct BinaryObjectDecoder {
             guard low == 3 else { throw failure(.invalidObject, at, String(format: "unknown object marker 0x%02X", marker)) }
             try checkExtent(at + 1, 8, object: at, "date")
             let seconds = Double(bitPattern: readUInt(at + 1, 8))
+            guard GregorianDate.isRepresentable(seconds) else {
+                throw failure(.invalidScalar, at, "date \(seconds) is not finite or outside the years −9999 … 9999")
+            }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:
             let (count, payload) = try readCount(at: at, low: low)

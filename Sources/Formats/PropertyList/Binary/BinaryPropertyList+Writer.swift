@@ -52,6 +52,9 @@ struct BinaryObjectFlattener {
 
     mutating func flatten(_ value: PropertyListValue, depth: Int) throws -> Int {
         switch value {
+        case .date(let date) where !GregorianDate.isRepresentable(date.timeIntervalSinceReferenceDate):
+            throw PropertyListError(.unsupportedValue, format: .binary,
+                                    "date \(date.timeIntervalSinceReferenceDate) is not finite or outside the years −9999 … 9999")
         case .array(let elements):
             try checkDepth(depth)
             let index = objects.count

@@ -25,7 +25,10 @@ public enum PropertyListValue: Hashable, Sendable {
     case float(Float)
     /// A Boolean.
     case bool(Bool)
-    /// An absolute point in time.
+    /// An absolute point in time, stored as seconds since 2001-01-01 UTC.
+    ///
+    /// Readers and writers accept finite dates in the years −9999 … 9999,
+    /// the range the XML form can spell; others are an error.
     case date(Date)
     /// Raw bytes.
     case data(Data)

@@ -1,10 +1,199 @@
 import Foundation
 
-// Placeholder until implemented.
+/// Writes Apple's XML property lists in CF's layout.
+///
+/// The output matches `CFPropertyListCreateData` byte for byte where CF is
+/// well defined: the same header and DOCTYPE, one element per line
+/// indented with tabs, `<true/>`, `<dict/>` and `<array/>` for empty
+/// containers, base64 lines of 76 − 8 × indent characters, and dates as
+/// `YYYY-MM-DDTHH:MM:SSZ`. Where CF's output is lossy or not XML, this
+/// writer differs on purpose:
+/// - reals are written in their shortest form that reads back exactly
+///   (`0.1`, not CF's `0.10000000000000001`); `nan`, `+infinity` and
+///   `-infinity` as CF spells them;
+/// - a carriage return is written as `&#13;` so XML parsers keep it;
+/// - characters XML 1.0 forbids (controls other than tab, newline and
+///   carriage return) are refused with ``PropertyListError/Code/unsupportedValue``,
+///   where CF writes them raw and produces a file no XML parser accepts.
+///
+/// Dictionary keys are written in insertion order; sort them with
+/// ``PropertyListWriteOptions/sortsKeys`` to get CF's order.
+/// Dates lose their fractional seconds (floored), as with CF.
 public struct XMLPropertyListWriter: Sendable {
+    /// The deepest nesting written.
     public var maximumDepth: Int
-    public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth) { self.maximumDepth = maximumDepth }
+
+    /// Creates a writer.
+    public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth) {
+        self.maximumDepth = maximumDepth
+    }
+
+    static let header: StaticString = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+
+        """
+
+    /// Encodes `value` as an XML property list.
     public func write(_ value: PropertyListValue) throws -> Data {
-        throw PropertyListError(.unsupportedValue, format: nil, "not implemented")
+        var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
+        emitter.output.append(Self.header)
+        try emitter.emit(value, indent: 0)
+        emitter.output.append("</plist>\n")
+        return Data(emitter.output.bytes)
+    }
+}
+
+struct XMLPlistEmitter {
+    var output = ByteBuffer(capacity: 4096)
+    let maximumDepth: Int
+    /// The key path being written, kept only to name a failing value.
+    var path: [String] = []
+
+    init(maximumDepth: Int) { self.maximumDepth = maximumDepth }
+
+    func failure(_ message: String) -> PropertyListError {
+        PropertyListError(.unsupportedValue, format: .xml, location: .keyPath(path.joined(separator: ".")), message)
+    }
+
+    @inline(__always) mutating func tabs(_ count: Int) {
+        for _ in 0..<count { output.append(0x09) }
+    }
+
+    mutating func emit(_ value: PropertyListValue, indent: Int) throws {
+        tabs(indent)
+        switch value {
+        case .string(let string):
+            output.append("<string>")
+            try appendEscaped(string)
+            output.append("</string>\n")
+        case .integer(let integer):
+            output.append("<integer>")
+            output.appendDecimal(integer)
+            output.append("</integer>\n")
+        case .real(let real):
+            output.append("<real>")
+            Self.appendReal(real, to: &output)
+            output.append("</real>\n")
+        case .float(let real):
+            output.append("<real>")
+            Self.appendReal(Double(real), to: &output)
+            output.append("</real>\n")
+        case .bool(let flag):
+            output.append(flag ? "<true/>\n" : "<false/>\n")
+        case .date(let date):
+            output.append("<date>")
+            guard XMLDateFormat.append(date, to: &output) else {
+                throw failure("date \(date.timeIntervalSinceReferenceDate) has no calendar form")
+            }
+            output.append("</date>\n")
+        case .data(let data):
+            output.append("<data>\n")
+            let lineLength = 76 - 8 * min(indent, 8)
+            data.withUnsafeBytes { Base64.appendLines($0, lineLength: lineLength, indent: indent, to: &output) }
+            tabs(indent)
+            output.append("</data>\n")
+        case .uid(let uid):
+            output.append("<dict>\n")
+            tabs(indent + 1)
+            output.append("<key>CF$UID</key>\n")
+            tabs(indent + 1)
+            output.append("<integer>")
+            output.appendDecimal(uid.value)
+            output.append("</integer>\n")
+            tabs(indent)
+            output.append("</dict>\n")
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                output.append("<array/>\n")
+                return
+            }
+            try checkDepth(indent)
+            output.append("<array>\n")
+            for (index, element) in elements.enumerated() {
+                path.append(String(index))
+                try emit(element, indent: indent + 1)
+                path.removeLast()
+            }
+            tabs(indent)
+            output.append("</array>\n")
+        case .dictionary(let entries):
+            guard !entries.isEmpty else {
+                output.append("<dict/>\n")
+                return
+            }
+            try checkDepth(indent)
+            output.append("<dict>\n")
+            for (key, element) in entries {
+                path.append(key)
+                tabs(indent + 1)
+                output.append("<key>")
+                try appendEscaped(key)
+                output.append("</key>\n")
+                try emit(element, indent: indent + 1)
+                path.removeLast()
+            }
+            tabs(indent)
+            output.append("</dict>\n")
+        }
+    }
+
+    func checkDepth(_ depth: Int) throws {
+        guard depth < maximumDepth else {
+            throw PropertyListError(.depthLimitExceeded, format: .xml, location: .keyPath(path.joined(separator: ".")),
+                                    "value nests deeper than \(maximumDepth) levels")
+        }
+    }
+
+    /// Escapes `<`, `>` and `&` (as CF does) and carriage returns; refuses
+    /// characters XML 1.0 cannot carry.
+    mutating func appendEscaped(_ string: String) throws {
+        var string = string
+        try string.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x3F else { continue } // fast skip: nothing to escape at or above '?'
+                let replacement: StaticString
+                switch byte {
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case 0x0D: replacement = "&#13;"
+                case 0x09, 0x0A: continue
+                case ..<0x20: throw failure("string contains the control character U+\(String(byte, radix: 16, uppercase: true)), which XML 1.0 cannot represent")
+                default: continue
+                }
+                output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<index]))
+                output.append(replacement)
+                runStart = index + 1
+            }
+            output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart...]))
+        }
+        // U+FFFE and U+FFFF are not XML characters either.
+        if string.utf8.count >= 3, string.unicodeScalars.contains(where: { $0.value == 0xFFFE || $0.value == 0xFFFF }) {
+            throw failure("string contains a non-character (U+FFFE or U+FFFF), which XML 1.0 cannot represent")
+        }
+    }
+
+    /// The shortest text that reads back as exactly `real`, without a
+    /// trailing `.0`; CF's spellings for the special values.
+    static func appendReal(_ real: Double, to output: inout ByteBuffer) {
+        if real.isNaN {
+            output.append("nan")
+        } else if real.isInfinite {
+            output.append(real < 0 ? "-infinity" : "+infinity")
+        } else if real == real.rounded(), abs(real) < 1e15 {
+            output.appendDecimal(PropertyListInteger(Int64(real)))
+            if real == 0, real.sign == .minus, output.bytes.last == UInt8(ascii: "0") {
+                output.bytes.removeLast()
+                output.append("-0")
+            }
+        } else {
+            var text = real.description
+            if text.hasSuffix(".0") { text.removeLast(2) }
+            output.append(utf8: text)
+        }
     }
 }

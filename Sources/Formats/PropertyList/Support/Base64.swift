@@ -1,0 +1,105 @@
+/// Base64 for XML `<data>` elements: CF's line layout on output, and a
+/// decoder that skips the whitespace those lines add.
+enum Base64 {
+    static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Decoding table: 0-63 for alphabet bytes, `skip` for whitespace, `pad` for `=`, `invalid` otherwise.
+    static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        for byte in [0x20, 0x09, 0x0A, 0x0D] as [UInt8] { table[Int(byte)] = skip }
+        table[Int(UInt8(ascii: "="))] = pad
+        return table
+    }()
+    static let invalid: UInt8 = 0xFF
+    static let skip: UInt8 = 0xFE
+    static let pad: UInt8 = 0xFD
+
+    /// Appends `bytes` encoded, in lines of `lineLength` characters, each
+    /// line preceded by `indent` tabs and followed by a newline.
+    static func appendLines(_ bytes: UnsafeRawBufferPointer, lineLength: Int, indent: Int, to output: inout ByteBuffer) {
+        var index = 0
+        var column = 0
+        let count = bytes.count
+        alphabet.withUnsafeBufferPointer { table in
+            func emit(_ char: UInt8) {
+                if column == 0 { for _ in 0..<indent { output.append(0x09) } }
+                output.append(char)
+                column += 1
+                if column == lineLength {
+                    output.append(0x0A)
+                    column = 0
+                }
+            }
+            while index + 3 <= count {
+                let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                emit(table[Int(chunk >> 18)])
+                emit(table[Int(chunk >> 12 & 0x3F)])
+                emit(table[Int(chunk >> 6 & 0x3F)])
+                emit(table[Int(chunk & 0x3F)])
+                index += 3
+            }
+            let remaining = count - index
+            if remaining > 0 {
+                let chunk = UInt32(bytes[index]) << 16 | (remaining == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+                emit(table[Int(chunk >> 18)])
+                emit(table[Int(chunk >> 12 & 0x3F)])
+                emit(remaining == 2 ? table[Int(chunk >> 6 & 0x3F)] : UInt8(ascii: "="))
+                emit(UInt8(ascii: "="))
+            }
+        }
+        if column != 0 { output.append(0x0A) }
+    }
+
+    /// Encodes `bytes` on one line.
+    static func encode(_ bytes: some Collection<UInt8>) -> String {
+        var output = ByteBuffer(capacity: (bytes.count + 2) / 3 * 4 + 1)
+        Array(bytes).withUnsafeBytes { appendLines($0, lineLength: Int.max, indent: 0, to: &output) }
+        if output.bytes.last == 0x0A { output.bytes.removeLast() }
+        return String(decoding: output.bytes, as: UTF8.self)
+    }
+
+    /// Decodes base64 text, skipping whitespace; padding is optional.
+    /// Returns the offset of the first bad byte on failure.
+    static func decode(_ text: UnsafeRawBufferPointer) -> Result<[UInt8], BadByte> {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count / 4 * 3)
+        var accumulator: UInt32 = 0
+        var pending = 0
+        var padding = 0
+        let table = decodeTable
+        for index in 0..<text.count {
+            let code = table[Int(text[index])]
+            if code < 64 {
+                if padding > 0 { return .failure(BadByte(offset: index)) }
+                accumulator = accumulator << 6 | UInt32(code)
+                pending += 1
+                if pending == 4 {
+                    output.append(UInt8(truncatingIfNeeded: accumulator >> 16))
+                    output.append(UInt8(truncatingIfNeeded: accumulator >> 8))
+                    output.append(UInt8(truncatingIfNeeded: accumulator))
+                    pending = 0
+                    accumulator = 0
+                }
+            } else if code == skip {
+                continue
+            } else if code == pad {
+                padding += 1
+                if padding > 2 || pending + padding > 4 || pending < 2 { return .failure(BadByte(offset: index)) }
+            } else {
+                return .failure(BadByte(offset: index))
+            }
+        }
+        switch pending {
+        case 0: break
+        case 2: output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
+        case 3:
+            output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
+            output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
+        default: return .failure(BadByte(offset: text.count))
+        }
+        return .success(output)
+    }
+
+    struct BadByte: Error { var offset: Int }
+}
