@@ -29,9 +29,14 @@ struct RandomPropertyList {
         var data = true
         var integers = true
         var booleans = true
+        var unsignedAboveInt64 = true
 
         static let binary = Profile()
         static let xml = Profile(floats: false, subsecondDates: false, controlCharacters: false)
+        /// What Python's plistlib keeps: dates to the microsecond only, years 1-9999.
+        static let plistlibBinary = Profile(subsecondDates: false)
+        /// biplist also cannot write integers above Int64.max.
+        static let biplist = Profile(subsecondDates: false, unsignedAboveInt64: false)
     }
 
     var generator: SeededGenerator
@@ -64,10 +69,10 @@ struct RandomPropertyList {
             case 0: return .string(string())
             case 1 where profile.integers:
                 switch Int.random(in: 0..<5, using: &generator) {
-                case 0: return .integer(PropertyListInteger(UInt64.random(in: .min ... .max, using: &generator)))
+                case 0 where profile.unsignedAboveInt64: return .integer(PropertyListInteger(UInt64.random(in: .min ... .max, using: &generator)))
                 case 1: return .integer(PropertyListInteger(Int64.random(in: .min ... .max, using: &generator)))
                 case 2: return .integer(PropertyListInteger(Int64.random(in: -300...300, using: &generator)))
-                case 3: return .integer([PropertyListInteger(Int64.min), PropertyListInteger(UInt64.max), 0, -1, 255, 256, 65_535, 65_536]
+                case 3: return .integer([PropertyListInteger(Int64.min), PropertyListInteger(profile.unsignedAboveInt64 ? UInt64.max : 7), 0, -1, 255, 256, 65_535, 65_536]
                     .randomElement(using: &generator) ?? 0)
                 default: return .integer(PropertyListInteger(Int64.random(in: -(1 << 40) ... (1 << 40), using: &generator)))
                 }
@@ -107,18 +112,28 @@ extension PropertyListValue {
     /// This value as a reader of a format without single-precision reals or
     /// sub-second dates gives it back.
     func normalizedForXML() -> PropertyListValue {
+        normalized(floorsDates: true, readsUIDDictionaries: true)
+    }
+
+    /// This value with single-precision reals widened (as writers that only
+    /// write doubles give them back) and, optionally, dates floored and
+    /// `{CF$UID = n}` dictionaries read as UIDs.
+    func normalized(floorsDates: Bool, readsUIDDictionaries: Bool) -> PropertyListValue {
         switch self {
-        case .float(let real): .real(Double(real))
-        case .date(let date): .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
-        case .array(let elements): .array(elements.map { $0.normalizedForXML() })
+        case .float(let real):
+            return .real(Double(real))
+        case .date(let date) where floorsDates:
+            return .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
+        case .array(let elements):
+            return .array(elements.map { $0.normalized(floorsDates: floorsDates, readsUIDDictionaries: readsUIDDictionaries) })
         case .dictionary(let entries):
             // XML spells a UID as {CF$UID = n}, so such a dictionary reads back as a UID.
-            if entries.count == 1, let number = entries["CF$UID"]?.integerValue?.uint64Value {
-                .uid(PropertyListUID(number))
-            } else {
-                .dictionary(entries.mapValues { $0.normalizedForXML() })
+            if readsUIDDictionaries, entries.count == 1, let number = entries["CF$UID"]?.integerValue?.uint64Value {
+                return .uid(PropertyListUID(number))
             }
-        default: self
+            return .dictionary(entries.mapValues { $0.normalized(floorsDates: floorsDates, readsUIDDictionaries: readsUIDDictionaries) })
+        default:
+            return self
         }
     }
 
