@@ -61,11 +61,18 @@ struct BinaryObjectDecoder {
     /// reference to it is a cycle) or an index into `cachedValues`.
     var state: [Int32]
     var cachedValues: [PropertyListValue] = []
+    /// Per object: a hash of the string's bytes with the low bit set when it
+    /// is an all-ASCII string (whose byte equality is Swift string equality),
+    /// else 0. Lets dictionary key uniqueness be checked without hashing strings.
+    var asciiKeyHash: [UInt32]
+    var keyHashScratch: [UInt32] = []
+    var keyTableScratch: [Int32] = []
 
     static let notVisited: Int32 = -1
     static let inProgress: Int32 = -2
-    /// Strings and data at least this long are cached, so a file that
-    /// references one large blob many times cannot multiply memory use.
+    /// Data at least this long is cached, so a file that references one
+    /// large blob many times cannot multiply memory use. Strings are always
+    /// cached: dictionary keys repeat in nearly every file.
     static let cacheableScalarLength = 64
 
     init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, maximumDepth: Int) {
@@ -77,6 +84,8 @@ struct BinaryObjectDecoder {
         objectCount = trailer.objectCount
         self.maximumDepth = maximumDepth
         state = [Int32](repeating: Self.notVisited, count: trailer.objectCount)
+        asciiKeyHash = [UInt32](repeating: 0, count: trailer.objectCount)
+        cachedValues.reserveCapacity(trailer.objectCount)
     }
 
     func failure(_ code: PropertyListError.Code, _ offset: Int, _ message: String) -> PropertyListError {
@@ -188,14 +197,15 @@ struct BinaryObjectDecoder {
             guard Self.isASCII(bytes) else {
                 throw failure(.invalidEncoding, at, "ASCII string object contains a byte above 0x7F")
             }
-            return cacheIfLarge(.string(String(decoding: bytes, as: UTF8.self)), index: index, length: count)
+            asciiKeyHash[index] = DictionaryKeyCheck.hash(bytes) | 1
+            return cached(.string(String(decoding: bytes, as: UTF8.self)), index: index)
         case 0x6:
             let (count, payload) = try readCount(at: at, low: low)
             let (length, overflow) = count.multipliedReportingOverflow(by: 2)
             guard !overflow else { throw failure(.outOfBounds, at, "UTF-16 string length \(count) overflows") }
             try checkExtent(payload, length, object: at, "UTF-16 string")
             let string = try decodeUTF16BigEndian(payload, units: count, object: at)
-            return cacheIfLarge(.string(string), index: index, length: length)
+            return cached(.string(string), index: index)
         case 0x8:
             let size = Int(low) + 1
             try checkExtent(at + 1, size, object: at, "UID")
@@ -207,6 +217,12 @@ struct BinaryObjectDecoder {
         default:
             throw failure(.invalidObject, at, String(format: "unknown object marker 0x%02X", marker))
         }
+    }
+
+    @inline(__always)
+    mutating func cached(_ value: PropertyListValue, index: Int) -> PropertyListValue {
+        remember(value, index: index)
+        return value
     }
 
     @inline(__always)
@@ -340,17 +356,37 @@ struct BinaryObjectDecoder {
         guard !overflow else { throw failure(.outOfBounds, at, "dictionary of \(count) entries overflows") }
         try checkExtent(payload, length, object: at, "dictionary")
         try enter(index, at: at, depth: depth)
-        var entries = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
-        var keyAt = payload
-        var valueAt = payload + count * refSize
+        // Keys first, so duplicates are known before any value is decoded.
+        var keys = ContiguousArray<String>()
+        keys.reserveCapacity(count)
+        var keyHashes = keyHashScratch
+        keyHashes.removeAll(keepingCapacity: true)
+        var refAt = payload
         for _ in 0..<count {
-            let keyIndex = try readReference(keyAt)
+            let keyIndex = try readReference(refAt)
             guard case .string(let key) = try decodeObject(keyIndex, depth: depth + 1) else {
                 throw failure(.invalidKey, at, "dictionary key (object \(keyIndex)) is not a string")
             }
-            entries[key] = try decodeObject(try readReference(valueAt), depth: depth + 1)
-            keyAt += refSize
-            valueAt += refSize
+            keys.append(key)
+            keyHashes.append(asciiKeyHash[keyIndex])
+            refAt += refSize
+        }
+        let keysAreUnique = DictionaryKeyCheck.areUnique(keys, asciiHashes: keyHashes, scratch: &keyTableScratch)
+        keyHashScratch = keyHashes
+        var values = ContiguousArray<PropertyListValue>()
+        values.reserveCapacity(count)
+        for _ in 0..<count {
+            values.append(try decodeObject(try readReference(refAt), depth: depth + 1))
+            refAt += refSize
+        }
+        let entries: OrderedDictionary<String, PropertyListValue>
+        if keysAreUnique {
+            entries = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+        } else {
+            // A repeated key keeps its first position and its last value, as CF does.
+            var merged = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
+            for (key, value) in zip(keys, values) { merged[key] = value }
+            entries = merged
         }
         let value = PropertyListValue.dictionary(entries)
         remember(value, index: index)

@@ -55,7 +55,12 @@ enum XMLDateFormat {
 
     /// Parses the date text, or returns `nil`.
     static func parse(_ text: String) -> Date? {
-        var bytes = Array(text.utf8)[...]
+        Array(text.utf8).withUnsafeBytes { parse($0) }
+    }
+
+    /// Parses the date text from UTF-8 bytes, or returns `nil`.
+    static func parse(_ text: UnsafeRawBufferPointer) -> Date? {
+        var bytes = text[...]
         var negative = false
         if bytes.first == UInt8(ascii: "-") {
             negative = true

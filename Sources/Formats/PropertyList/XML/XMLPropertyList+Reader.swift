@@ -69,13 +69,11 @@ struct XMLPlistParser {
 
     @inline(__always) var current: UInt8 { position < end ? text[position] : 0 }
 
+    @inline(__always)
     func hasPrefix(_ literal: StaticString, at index: Int) -> Bool {
         let length = literal.utf8CodeUnitCount
-        guard index + length <= end else { return false }
-        return literal.withUTF8Buffer { prefix in
-            for offset in 0..<length where text[index + offset] != prefix[offset] { return false }
-            return true
-        }
+        guard index + length <= end, let base = text.baseAddress else { return false }
+        return memcmp(base + index, literal.utf8Start, length) == 0
     }
 
     mutating func skipWhitespace() {
@@ -99,6 +97,9 @@ struct XMLPlistParser {
     mutating func skipMisc() throws {
         while true {
             skipWhitespace()
+            guard current == UInt8(ascii: "<") else { return }
+            let next = byte(at: position + 1)
+            guard next == UInt8(ascii: "!") || next == UInt8(ascii: "?") else { return }
             if hasPrefix("<!--", at: position) {
                 position += 4
                 try skip(past: "-->", what: "comment")
@@ -125,12 +126,12 @@ struct XMLPlistParser {
         let tagStart = position
         let tag = try readStartTag()
         let value: PropertyListValue
-        if tag.name == "plist" {
+        if tag.kind == .plist {
             guard !tag.isEmpty else { throw failure(.syntax, at: tagStart, "<plist/> holds no value") }
             try skipMisc()
             value = try parseValue(depth: 0)
             try skipMisc()
-            try expectEndTag("plist", openedAt: tagStart)
+            try expectEndTag(.plist, openedAt: tagStart)
         } else {
             // A bare value without the <plist> wrapper.
             value = try parseValue(tag, openedAt: tagStart, depth: 0)
@@ -165,8 +166,18 @@ struct XMLPlistParser {
 
     // MARK: Tags
 
-    /// A start tag's name, with its attributes skipped. `position` is at `<`.
-    mutating func readStartTag() throws -> (name: String, isEmpty: Bool) {
+    struct StartTag {
+        var kind: XMLPlistTag
+        var name: Range<Int>
+        var isEmpty: Bool
+    }
+
+    func name(of tag: StartTag) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: text[tag.name]), as: UTF8.self)
+    }
+
+    /// A start tag, with its attributes skipped. `position` is at `<`.
+    mutating func readStartTag() throws -> StartTag {
         let tagStart = position
         position += 1
         let nameStart = position
@@ -176,40 +187,25 @@ struct XMLPlistParser {
             position += 1
         }
         guard position > nameStart else { throw failure(.syntax, at: tagStart, "element has no name") }
-        let name = Self.tagName(UnsafeRawBufferPointer(rebasing: text[nameStart..<position]))
+        var tag = StartTag(kind: XMLPlistTag(UnsafeRawBufferPointer(rebasing: text[nameStart..<position])),
+                           name: nameStart..<position, isEmpty: false)
         while true {
-            skipWhitespace()
-            guard position < end else { throw failure(.syntax, at: tagStart, "start tag <\(name)> is not terminated") }
+            if current != UInt8(ascii: ">") { skipWhitespace() }
+            guard position < end else { throw failure(.syntax, at: tagStart, "start tag <\(name(of: tag))> is not terminated") }
             let byte = text[position]
             if byte == UInt8(ascii: ">") {
                 position += 1
-                return (name, false)
+                return tag
             }
             if byte == UInt8(ascii: "/") {
-                guard self.byte(at: position + 1) == UInt8(ascii: ">") else { throw failure(.syntax, "expected '>' after '/' in <\(name)>") }
+                guard self.byte(at: position + 1) == UInt8(ascii: ">") else {
+                    throw failure(.syntax, "expected '>' after '/' in <\(name(of: tag))>")
+                }
                 position += 2
-                return (name, true)
+                tag.isEmpty = true
+                return tag
             }
-            try skipAttribute(in: name)
-        }
-    }
-
-    /// Tag names used by plists come back as shared constants, so the common
-    /// case allocates nothing.
-    static func tagName(_ bytes: UnsafeRawBufferPointer) -> String {
-        switch bytes.count {
-        case 3 where bytes.elementsEqual("key".utf8): return "key"
-        case 4 where bytes.elementsEqual("dict".utf8): return "dict"
-        case 4 where bytes.elementsEqual("real".utf8): return "real"
-        case 4 where bytes.elementsEqual("date".utf8): return "date"
-        case 4 where bytes.elementsEqual("data".utf8): return "data"
-        case 4 where bytes.elementsEqual("true".utf8): return "true"
-        case 5 where bytes.elementsEqual("array".utf8): return "array"
-        case 5 where bytes.elementsEqual("plist".utf8): return "plist"
-        case 5 where bytes.elementsEqual("false".utf8): return "false"
-        case 6 where bytes.elementsEqual("string".utf8): return "string"
-        case 7 where bytes.elementsEqual("integer".utf8): return "integer"
-        default: return String(decoding: bytes, as: UTF8.self)
+            try skipAttribute(in: name(of: tag))
         }
     }
 
@@ -239,27 +235,27 @@ struct XMLPlistParser {
         position += 1
     }
 
+    /// Whether `position` is at an end tag (`</`).
+    @inline(__always) var atEndTag: Bool {
+        current == UInt8(ascii: "<") && byte(at: position + 1) == UInt8(ascii: "/")
+    }
+
     /// Consumes `</name>` (whitespace allowed before `>`).
-    mutating func expectEndTag(_ name: String, openedAt start: Int) throws {
+    mutating func expectEndTag(_ kind: XMLPlistTag, openedAt start: Int) throws {
         let here = position
-        guard current == UInt8(ascii: "<"), byte(at: position + 1) == UInt8(ascii: "/") else {
-            throw failure(.syntax, "expected </\(name)> to close the element opened at \(TextDecoding.location(of: start, in: text))")
+        let expected = kind.name
+        func mismatch() -> PropertyListError {
+            failure(.syntax, at: here, "expected </\(expected)> to close the element opened at \(TextDecoding.location(of: start, in: text))")
+        }
+        guard atEndTag else {
+            if position >= end { throw failure(.truncated, at: start, "<\(expected)> is not closed") }
+            throw mismatch()
         }
         position += 2
-        let nameStart = position
-        var utf8Name = name
-        let matches = utf8Name.withUTF8 { expected -> Bool in
-            guard nameStart + expected.count <= end else { return false }
-            return UnsafeRawBufferPointer(rebasing: text[nameStart..<(nameStart + expected.count)]).elementsEqual(expected)
-        }
-        position += name.utf8.count
-        guard matches else {
-            throw failure(.syntax, at: here, "mismatched end tag: expected </\(name)> to close the element opened at \(TextDecoding.location(of: start, in: text))")
-        }
-        skipWhitespace()
-        guard current == UInt8(ascii: ">") else {
-            throw failure(.syntax, at: here, "mismatched end tag: expected </\(name)>")
-        }
+        guard hasPrefix(expected, at: position) else { throw mismatch() }
+        position += expected.utf8CodeUnitCount
+        if current != UInt8(ascii: ">") { skipWhitespace() }
+        guard current == UInt8(ascii: ">") else { throw mismatch() }
         position += 1
     }
 
@@ -278,6 +274,7 @@ struct XMLPlistParser {
         return try parseValue(tag, openedAt: start, depth: depth)
     }
 
+    @inline(__always)
     mutating func countObject(at start: Int) throws {
         objectCount += 1
         guard objectCount <= limits.maximumObjectCount else {
@@ -285,50 +282,56 @@ struct XMLPlistParser {
         }
     }
 
-    mutating func parseValue(_ tag: (name: String, isEmpty: Bool), openedAt start: Int, depth: Int) throws -> PropertyListValue {
+    mutating func parseValue(_ tag: StartTag, openedAt start: Int, depth: Int) throws -> PropertyListValue {
         try countObject(at: start)
-        switch tag.name {
-        case "string":
-            return .string(tag.isEmpty ? "" : try readText(closing: "string", openedAt: start))
-        case "integer":
-            return .integer(try parseInteger(try scalarText(tag, openedAt: start), at: start))
-        case "real":
-            return .real(try parseReal(try scalarText(tag, openedAt: start), at: start))
-        case "true", "false":
+        switch tag.kind {
+        case .string:
+            return .string(tag.isEmpty ? "" : try readText(closing: .string, openedAt: start))
+        case .integer:
+            let range = try scalarContent(tag, openedAt: start)
+            return .integer(try parseInteger(range, at: start))
+        case .real:
+            let range = try scalarContent(tag, openedAt: start)
+            return .real(try parseReal(range, at: start))
+        case .date:
+            let range = try scalarContent(tag, openedAt: start)
+            guard let date = XMLDateFormat.parse(UnsafeRawBufferPointer(rebasing: text[range])) else {
+                throw failure(.invalidScalar, at: start, "\"\(string(range))\" is not a date of the form YYYY-MM-DDTHH:MM:SSZ")
+            }
+            return .date(date)
+        case .true, .false:
             if !tag.isEmpty {
                 try skipMisc()
-                try expectEndTag(tag.name, openedAt: start)
+                try expectEndTag(tag.kind, openedAt: start)
             }
-            return .bool(tag.name == "true")
-        case "date":
-            return .date(try parseDate(try scalarText(tag, openedAt: start), at: start))
-        case "data":
+            return .bool(tag.kind == .true)
+        case .data:
             if tag.isEmpty { return .data(Data()) }
             let contentStart = position
-            let content = try readRawContent(closing: "data", openedAt: start)
+            let content = try readRawContent(closing: .data, openedAt: start)
             switch Base64.decode(UnsafeRawBufferPointer(rebasing: text[content])) {
             case .success(let bytes): return .data(Data(bytes))
             case .failure(let bad): throw failure(.invalidScalar, at: contentStart + bad.offset, "invalid base64 in <data>")
             }
-        case "array":
+        case .array:
             try checkDepth(depth, at: start)
             var elements: [PropertyListValue] = []
             if tag.isEmpty { return .array(elements) }
             while true {
                 try skipMisc()
-                if current == UInt8(ascii: "<"), byte(at: position + 1) == UInt8(ascii: "/") {
-                    try expectEndTag("array", openedAt: start)
+                if atEndTag {
+                    try expectEndTag(.array, openedAt: start)
                     return .array(elements)
                 }
                 elements.append(try parseValue(depth: depth + 1))
             }
-        case "dict":
+        case .dict:
             try checkDepth(depth, at: start)
             return try parseDictionary(tag, openedAt: start, depth: depth)
-        case "key":
+        case .key:
             throw failure(.syntax, at: start, "<key> outside a dictionary")
-        default:
-            throw failure(.invalidObject, at: start, "unknown element <\(tag.name)>")
+        case .plist, .unknown:
+            throw failure(.invalidObject, at: start, "unknown element <\(name(of: tag))>")
         }
     }
 
@@ -338,22 +341,25 @@ struct XMLPlistParser {
         }
     }
 
-    mutating func parseDictionary(_ tag: (name: String, isEmpty: Bool), openedAt start: Int, depth: Int) throws -> PropertyListValue {
+    mutating func parseDictionary(_ tag: StartTag, openedAt start: Int, depth: Int) throws -> PropertyListValue {
         var entries = OrderedDictionary<String, PropertyListValue>()
         if tag.isEmpty { return .dictionary(entries) }
         while true {
             try skipMisc()
-            if current == UInt8(ascii: "<"), byte(at: position + 1) == UInt8(ascii: "/") {
-                try expectEndTag("dict", openedAt: start)
+            if atEndTag {
+                try expectEndTag(.dict, openedAt: start)
                 break
             }
             let keyStart = position
-            guard current == UInt8(ascii: "<") else { throw failure(.syntax, "expected <key> in dictionary, found text") }
-            let keyTag = try readStartTag()
-            guard keyTag.name == "key" else {
-                throw failure(.syntax, at: keyStart, "expected <key> in dictionary, found <\(keyTag.name)>")
+            guard current == UInt8(ascii: "<") else {
+                if position >= end { throw failure(.truncated, at: start, "<dict> is not closed") }
+                throw failure(.syntax, "expected <key> in dictionary, found text")
             }
-            let key = keyTag.isEmpty ? "" : try readText(closing: "key", openedAt: keyStart)
+            let keyTag = try readStartTag()
+            guard keyTag.kind == .key else {
+                throw failure(.syntax, at: keyStart, "expected <key> in dictionary, found <\(name(of: keyTag))>")
+            }
+            let key = keyTag.isEmpty ? "" : try readText(closing: .key, openedAt: keyStart)
             try skipMisc()
             guard position < end else { throw failure(.truncated, "input ends after the dictionary key \"\(key)\"") }
             entries[key] = try parseValue(depth: depth + 1)
@@ -368,26 +374,41 @@ struct XMLPlistParser {
 
     // MARK: Text content
 
-    /// Text of a scalar element with surrounding whitespace trimmed.
-    mutating func scalarText(_ tag: (name: String, isEmpty: Bool), openedAt start: Int) throws -> String {
-        if tag.isEmpty { throw failure(.invalidScalar, at: start, "<\(tag.name)/> is empty") }
-        let text = try readText(closing: tag.name, openedAt: start)
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    func string(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: text[range]), as: UTF8.self)
     }
 
-    /// The byte range of an element's content that must hold no markup
-    /// (used for `<data>`), consuming the end tag.
-    mutating func readRawContent(closing name: String, openedAt start: Int) throws -> Range<Int> {
+    /// The byte range of a scalar element's text with surrounding whitespace
+    /// trimmed, consuming the end tag. Scalars hold digits and letters only,
+    /// so markup or entities inside them are an error.
+    mutating func scalarContent(_ tag: StartTag, openedAt start: Int) throws -> Range<Int> {
+        if tag.isEmpty { throw failure(.invalidScalar, at: start, "<\(tag.kind.name)/> is empty") }
+        var range = try readRawContent(closing: tag.kind, openedAt: start)
+        while range.lowerBound < range.upperBound, TextDecoding.isWhitespace(text[range.lowerBound]) {
+            range = (range.lowerBound + 1)..<range.upperBound
+        }
+        while range.lowerBound < range.upperBound, TextDecoding.isWhitespace(text[range.upperBound - 1]) {
+            range = range.lowerBound..<(range.upperBound - 1)
+        }
+        return range
+    }
+
+    /// The byte range of an element's content that must hold no markup,
+    /// consuming the end tag.
+    mutating func readRawContent(closing kind: XMLPlistTag, openedAt start: Int) throws -> Range<Int> {
         let contentStart = position
         while position < end, text[position] != UInt8(ascii: "<") { position += 1 }
         let range = contentStart..<position
-        try expectEndTag(name, openedAt: start)
+        guard atEndTag || position >= end else {
+            throw failure(.syntax, "unexpected markup inside <\(kind.name)>")
+        }
+        try expectEndTag(kind, openedAt: start)
         return range
     }
 
     /// An element's character data with entities and CDATA resolved and
     /// comments dropped, consuming the end tag.
-    mutating func readText(closing name: String, openedAt start: Int) throws -> String {
+    mutating func readText(closing kind: XMLPlistTag, openedAt start: Int) throws -> String {
         let contentStart = position
         // Fast path: plain text straight up to the end tag.
         while position < end {
@@ -395,22 +416,22 @@ struct XMLPlistParser {
             if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { break }
             position += 1
         }
-        if current == UInt8(ascii: "<"), byte(at: position + 1) == UInt8(ascii: "/") {
+        if atEndTag {
             let raw = UnsafeRawBufferPointer(rebasing: text[contentStart..<position])
             guard let string = TextDecoding.string(raw) else {
                 throw failure(.invalidEncoding, at: contentStart, "text is not valid UTF-8")
             }
-            try expectEndTag(name, openedAt: start)
+            try expectEndTag(kind, openedAt: start)
             return string
         }
         var buffer: [UInt8] = Array(UnsafeRawBufferPointer(rebasing: text[contentStart..<position]))
         while true {
-            guard position < end else { throw failure(.truncated, at: start, "<\(name)> is not closed") }
+            guard position < end else { throw failure(.truncated, at: start, "<\(kind.name)> is not closed") }
             let byte = text[position]
             if byte == UInt8(ascii: "&") {
                 try appendEntity(to: &buffer)
             } else if byte == UInt8(ascii: "<") {
-                if self.byte(at: position + 1) == UInt8(ascii: "/") { break }
+                if atEndTag { break }
                 if hasPrefix("<![CDATA[", at: position) {
                     position += 9
                     let cdataStart = position
@@ -420,7 +441,7 @@ struct XMLPlistParser {
                     position += 4
                     try skip(past: "-->", what: "comment")
                 } else {
-                    throw failure(.syntax, "unexpected element inside <\(name)>")
+                    throw failure(.syntax, "unexpected element inside <\(kind.name)>")
                 }
             } else {
                 buffer.append(byte)
@@ -430,7 +451,7 @@ struct XMLPlistParser {
         guard let string = buffer.withUnsafeBytes({ TextDecoding.string($0) }) else {
             throw failure(.invalidEncoding, at: contentStart, "text is not valid UTF-8")
         }
-        try expectEndTag(name, openedAt: start)
+        try expectEndTag(kind, openedAt: start)
         return string
     }
 
@@ -442,22 +463,24 @@ struct XMLPlistParser {
             throw failure(.syntax, at: start, "entity reference is not terminated by ';'")
         }
         let name = UnsafeRawBufferPointer(rebasing: text[(start + 1)..<index])
+        let nameText = String(decoding: name, as: UTF8.self)
         position = index + 1
-        switch name.count {
-        case 2 where name.elementsEqual("lt".utf8): buffer.append(UInt8(ascii: "<"))
-        case 2 where name.elementsEqual("gt".utf8): buffer.append(UInt8(ascii: ">"))
-        case 3 where name.elementsEqual("amp".utf8): buffer.append(UInt8(ascii: "&"))
-        case 4 where name.elementsEqual("apos".utf8): buffer.append(UInt8(ascii: "'"))
-        case 4 where name.elementsEqual("quot".utf8): buffer.append(UInt8(ascii: "\""))
+        switch nameText {
+        case "lt": buffer.append(UInt8(ascii: "<"))
+        case "gt": buffer.append(UInt8(ascii: ">"))
+        case "amp": buffer.append(UInt8(ascii: "&"))
+        case "apos": buffer.append(UInt8(ascii: "'"))
+        case "quot": buffer.append(UInt8(ascii: "\""))
         default:
-            guard name.first == UInt8(ascii: "#") else {
-                throw failure(.syntax, at: start, "unknown entity &\(String(decoding: name, as: UTF8.self));")
+            guard nameText.hasPrefix("#") else {
+                throw failure(.syntax, at: start, "unknown entity &\(nameText);")
             }
-            let isHex = name.count > 1 && (name[1] == UInt8(ascii: "x") || name[1] == UInt8(ascii: "X"))
-            let digits = String(decoding: name.dropFirst(isHex ? 2 : 1), as: UTF8.self)
-            guard !digits.isEmpty, let code = UInt32(digits, radix: isHex ? 16 : 10),
+            let isHex = nameText.hasPrefix("#x") || nameText.hasPrefix("#X")
+            let digits = nameText.dropFirst(isHex ? 2 : 1)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }),
+                  let code = UInt32(digits, radix: isHex ? 16 : 10),
                   let scalar = Unicode.Scalar(code), code != 0 else {
-                throw failure(.syntax, at: start, "invalid character reference &\(String(decoding: name, as: UTF8.self));")
+                throw failure(.syntax, at: start, "invalid character reference &\(nameText);")
             }
             TextDecoding.appendUTF8(scalar.value, to: &buffer)
         }
@@ -465,50 +488,70 @@ struct XMLPlistParser {
 
     // MARK: Scalars
 
-    func parseInteger(_ text: String, at start: Int) throws -> PropertyListInteger {
-        var digits = Substring(text)
+    /// Decimal or `0x` hexadecimal, with an optional sign (whitespace may
+    /// follow the sign, as CF allows), in −2⁶³ … 2⁶⁴−1.
+    func parseInteger(_ range: Range<Int>, at start: Int) throws -> PropertyListInteger {
+        var index = range.lowerBound
         var negative = false
-        if let sign = digits.first, sign == "-" || sign == "+" {
-            negative = sign == "-"
-            digits = digits.dropFirst().drop(while: { $0 == " " || $0 == "\t" })
+        if index < range.upperBound, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            negative = text[index] == UInt8(ascii: "-")
+            index += 1
+            while index < range.upperBound, TextDecoding.isWhitespace(text[index]) { index += 1 }
         }
-        var radix = 10
-        if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+        var radix: UInt64 = 10
+        if index + 1 < range.upperBound, text[index] == UInt8(ascii: "0"),
+           text[index + 1] == UInt8(ascii: "x") || text[index + 1] == UInt8(ascii: "X") {
             radix = 16
-            digits = digits.dropFirst(2)
+            index += 2
         }
-        guard !digits.isEmpty, let magnitude = UInt64(digits, radix: radix) else {
-            throw failure(.invalidScalar, at: start, "\"\(text)\" is not an integer in −2^63 … 2^64−1")
+        var magnitude: UInt64 = 0
+        var valid = index < range.upperBound
+        while valid, index < range.upperBound {
+            let byte = text[index]
+            let digit: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt64(byte - UInt8(ascii: "A") + 10)
+            default: valid = false; continue
+            }
+            let (scaled, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, overflow2) = scaled.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { valid = false; continue }
+            magnitude = sum
+            index += 1
+        }
+        guard valid else {
+            throw failure(.invalidScalar, at: start, "\"\(string(range))\" is not an integer in −2^63 … 2^64−1")
         }
         if !negative { return PropertyListInteger(magnitude) }
         guard magnitude <= UInt64(Int64.max) + 1 else {
-            throw failure(.invalidScalar, at: start, "\"\(text)\" is below −2^63")
+            throw failure(.invalidScalar, at: start, "\"\(string(range))\" is below −2^63")
         }
         return PropertyListInteger(Int64(bitPattern: 0 &- magnitude))
     }
 
-    func parseReal(_ text: String, at start: Int) throws -> Double {
+    /// The DTD's decimal form, plus CF's spellings of NaN and infinity.
+    func parseReal(_ range: Range<Int>, at start: Int) throws -> Double {
+        let bytes = UnsafeRawBufferPointer(rebasing: text[range])
+        var sawDigit = false
+        var plain = !bytes.isEmpty
+        for (offset, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): break
+            case UInt8(ascii: "-"), UInt8(ascii: "+"):
+                if offset != 0, bytes[offset - 1] | 0x20 != UInt8(ascii: "e") { plain = false }
+            default: plain = false
+            }
+        }
+        let text = string(range)
+        if plain, sawDigit, let value = Double(text) { return value }
         switch text.lowercased() {
         case "nan", "+nan", "-nan": return .nan
         case "inf", "+inf", "infinity", "+infinity": return .infinity
         case "-inf", "-infinity": return -.infinity
-        default: break
+        default: throw failure(.invalidScalar, at: start, "\"\(text)\" is not a real number")
         }
-        // Swift's parser also takes "nan(…)", hex floats and "infinity"
-        // spellings; keep to the DTD's decimal grammar.
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-              !text.contains(where: { $0 == "x" || $0 == "X" || $0 == "n" || $0 == "N" }),
-              let value = Double(text) else {
-            throw failure(.invalidScalar, at: start, "\"\(text)\" is not a real number")
-        }
-        return value
-    }
-
-    func parseDate(_ text: String, at start: Int) throws -> Date {
-        guard let date = XMLDateFormat.parse(text) else {
-            throw failure(.invalidScalar, at: start, "\"\(text)\" is not a date of the form YYYY-MM-DDTHH:MM:SSZ")
-        }
-        return date
     }
 }

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A count of what a value holds, taken before writing so writers can size
+/// their buffers once, and refuse values that would expand without bound.
+struct PropertyListCensus {
+    /// Every array, dictionary and scalar, counting repeats.
+    var objects = 0
+    /// Scalars (including dictionary keys), counting repeats.
+    var scalars = 0
+    /// Dictionary keys, counting repeats.
+    var keys = 0
+    /// References held by containers (a dictionary entry holds two).
+    var references = 0
+    /// An estimate of the bytes scalars take when encoded.
+    var scalarBytes = 0
+
+    init(of value: PropertyListValue, format: PropertyListFormat, maximumObjectCount: Int) throws {
+        var pending: [PropertyListValue] = [value]
+        while let next = pending.popLast() {
+            objects += 1
+            guard objects <= maximumObjectCount else {
+                throw PropertyListError(.objectLimitExceeded, format: format,
+                                        "value holds more than \(maximumObjectCount) objects (counting shared ones each time)")
+            }
+            switch next {
+            case .array(let elements):
+                references += elements.count
+                pending.append(contentsOf: elements)
+            case .dictionary(let entries):
+                references += entries.count * 2
+                scalars += entries.count
+                keys += entries.count
+                objects += entries.count
+                for key in entries.keys { scalarBytes += key.utf8.count + 3 }
+                pending.append(contentsOf: entries.values)
+            case .string(let string):
+                scalars += 1
+                scalarBytes += string.utf8.count + 3
+            case .data(let data):
+                scalars += 1
+                scalarBytes += data.count + 3
+            default:
+                scalars += 1
+                scalarBytes += 9
+            }
+        }
+    }
+}
