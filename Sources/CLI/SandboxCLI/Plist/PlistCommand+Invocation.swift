@@ -120,7 +120,9 @@ extension PlistValueOptions {
             return .date(parsed)
         }
         if let data {
-            guard let bytes = Data(base64Encoded: data, options: .ignoreUnknownCharacters) else {
+            // Line breaks and spaces are allowed, as in wrapped Base64; other
+            // stray characters are errors, not silently dropped.
+            guard let bytes = Data(base64Encoded: String(data.filter { !$0.isWhitespace })) else {
                 throw ValidationError("-data needs Base64, which '\(data)' is not.")
             }
             return .data(bytes)
