@@ -97,6 +97,7 @@ import PropertyList
         ["-expect", "string", "f"],
         ["-o", "out", "f"],                               // -o with -lint
         ["-p", "-e", "txt", "f"],
+        ["-create", "xml1", "-o", "-", "f"],
         ["-convert", "json", "-o", "out", "a", "b"],      // -o file with many files
         ["-convert", "json", "-o", "out", "-e", "x", "a"],
         ["-convert", "json", "-e", "a/b", "f"],

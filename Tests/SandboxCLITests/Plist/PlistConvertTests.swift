@@ -119,6 +119,16 @@ import Testing
         #expect(try sorted(decode(fromXML.standardOutput)) == sorted(decode(fromBinary.standardOutput)))
     }
 
+    @Test(.enabled(if: FormatAvailability.openStep, "needs the OpenStep reader and writer"))
+    func convertsToOpenStep() throws {
+        let directory = try TemporaryDirectory()
+        let strings: PropertyListValue = ["Name": "Possessions", "Items": ["apple", "pear"], "Empty": [:]]
+        try directory.write(PlistSamples.binary(strings), to: "data.plist")
+        let result = try SandboxProcess.run(["-convert", "openstep", "-o", "-", "data.plist"], in: directory.url)
+        #expect(result.status == 0)
+        #expect(try sorted(PropertyListValue.decode(result.standardOutput, as: .openStep)) == sorted(strings))
+    }
+
     @Test func createsEmptyDictionaries() throws {
         let directory = try TemporaryDirectory()
         let result = try SandboxProcess.run(["-create", "binary1", "new.plist", "-"], in: directory.url)

@@ -103,6 +103,16 @@ import Testing
         #expect(try PropertyListValue.decode(edited, as: .json)["Extra"] == ["a": [1, "two"]])
     }
 
+    @Test(.enabled(if: FormatAvailability.json, "needs the JSON reader and writer"))
+    func anEmptyJSONObjectStaysJSON() throws {
+        // `{}` is also OpenStep; the edit must not turn a JSON file into OpenStep.
+        let directory = try TemporaryDirectory()
+        try directory.write(Data("{}".utf8), to: "empty.json")
+        let result = try SandboxProcess.run(["-insert", "key", "-string", "value", "empty.json"], in: directory.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try PropertyListValue.decode(directory.read("empty.json"), as: .json) == ["key": "value"])
+    }
+
     @Test(.enabled(if: FormatAvailability.xml, "needs the XML reader and writer"))
     func insertsXMLValuesAndKeepsXMLFilesXML() throws {
         let directory = try TemporaryDirectory()

@@ -12,7 +12,8 @@ enum FormatAvailability {
     static let openStep = roundTrips(.openStep)
 
     private static func roundTrips(_ format: PropertyListFormat) -> Bool {
-        let probe: PropertyListValue = ["key": ["text", 1]]
+        // Strings only: OpenStep has no numbers, so it reads `1` back as "1".
+        let probe: PropertyListValue = ["key": ["text", "more"]]
         guard let data = try? probe.encoded(as: format) else { return false }
         return (try? PropertyListValue.decode(data, as: format)) == probe
     }

@@ -67,8 +67,12 @@ extension PlistCommand {
 
     private func checkOutputOptions(for verb: PlistInvocation.Verb, fileCount: Int) throws {
         switch verb {
-        case .lint, .print:
-            let name = verb == .lint ? "-lint" : "-p"
+        case .lint, .print, .create:
+            let name = switch verb {
+            case .lint: "-lint"
+            case .print: "-p"
+            default: "-create"
+            }
             if output.output != nil { throw ValidationError("-o is not used with \(name).") }
             if output.outputExtension != nil { throw ValidationError("-e is not used with \(name).") }
         default:

@@ -74,7 +74,7 @@ struct PlistValueOptions: ParsableArguments {
     var data: String?
 
     @Option(name: .customLong("xml", withSingleDash: true), parsing: .unconditional,
-            help: ArgumentHelp("A property list in any format (XML, OpenStep, JSON, binary), for compound values.", valueName: "plist"))
+            help: ArgumentHelp("A property list (XML, OpenStep or JSON), for compound values.", valueName: "plist"))
     var xml: String?
 
     @Option(name: .customLong("json", withSingleDash: true), parsing: .unconditional,

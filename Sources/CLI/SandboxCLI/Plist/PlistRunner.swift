@@ -59,15 +59,24 @@ struct PlistRunner {
     }
 
     /// Decodes a property list in any format, JSON included.
+    ///
+    /// Format detection sends text that starts with `{` or `"` to OpenStep,
+    /// yet `{}` and `"text"` are JSON too. JSON is tried first there, so that
+    /// a JSON file stays JSON when an edit rewrites it (OpenStep text fails
+    /// JSON at its first `=` or `;`). plutil reads OpenStep first, but cannot
+    /// write OpenStep, so it never turns a JSON file into one.
     static func decode(_ data: Data) throws -> (value: PropertyListValue, format: PropertyListFormat) {
+        let format = PropertyListFormat.detect(data)
+        guard format == .openStep else { return (try PropertyListValue.decode(data, as: format), format) }
         do {
-            return try PropertyListValue.decode(data)
-        } catch {
-            // plutil falls back to JSON when no property-list format fits; a
-            // JSON object starts with `{`, which detection gives to OpenStep.
-            guard PropertyListFormat.detect(data) == .openStep,
-                  let value = try? JSONPropertyListReader().read(data) else { throw error }
-            return (value, .json)
+            return (try JSONPropertyListReader().read(data), .json)
+        } catch let jsonError {
+            do {
+                return (try PropertyListValue.decode(data, as: .openStep), .openStep)
+            } catch {
+                // Neither fits: say why for both, as plutil does.
+                throw PlistCommandError("\(error); as JSON: \(jsonError)")
+            }
         }
     }
 
@@ -86,6 +95,7 @@ struct PlistRunner {
 
     // MARK: - Writing
 
+    /// Where a result is written.
     enum Destination: Hashable {
         case standardOutput
         case file(String)
