@@ -4,12 +4,12 @@ import Testing
 import PropertyList
 
 @Suite struct PlistTextTests {
-    @Test func printsNestedValuesLikePlutil() {
+    @Test func printsNestedValuesLikePlutil() throws {
         let value: PropertyListValue = [
             "b": [1, "two", ["x": true]], "a": 2.5, "empty": [:], "list": [],
             "uid": .uid(PropertyListUID(3)), "when": .date(Date(timeIntervalSince1970: 0)),
         ]
-        #expect(PlistPrettyPrinter.render(value) == """
+        #expect(try PlistPrettyPrinter.render(value) == """
             {
               "a" => 2.5
               "b" => [
@@ -30,9 +30,19 @@ import PropertyList
             """)
     }
 
-    @Test func sortsKeysCaseInsensitivelyAndNumerically() {
+    @Test func refusesToExpandSharedValuesWithoutEnd() throws {
+        // 2^12 leaves from 13 levels of one shared array, as a hostile binary file can hold (deeper).
+        var value: PropertyListValue = "leaf"
+        for _ in 0..<12 { value = [value, value] }
+        #expect(PlistPrettyPrinter.expandedCount(of: value, upTo: 10) == 11)
+        #expect(PlistPrettyPrinter.expandedCount(of: value, upTo: 1 << 14) == (1 << 13) - 1)
+        #expect(throws: PropertyListError.self) { try PlistPrettyPrinter.render(value, maximumValueCount: 1000) }
+        #expect(try PlistPrettyPrinter.render([value], maximumValueCount: 1 << 13).hasPrefix("[\n  0 => [\n"))
+    }
+
+    @Test func sortsKeysCaseInsensitivelyAndNumerically() throws {
         let value: PropertyListValue = ["item10": 1, "Item2": 2, "item1": 3, "B": 4, "a": 5]
-        let keys = PlistPrettyPrinter.render(value).split(separator: "\n").dropFirst().dropLast()
+        let keys = try PlistPrettyPrinter.render(value).split(separator: "\n").dropFirst().dropLast()
             .map { $0.split(separator: "\"")[1] }
         #expect(keys == ["a", "B", "item1", "Item2", "item10"])
     }

@@ -17,11 +17,36 @@ import PropertyList
 /// releases. Keys are sorted (see ``PlistTextFormatting/sortedEntries(_:)``),
 /// strings are shown without escaping, dates in UTC.
 enum PlistPrettyPrinter {
+    /// The most values printed. A binary file may reuse one sub-tree many
+    /// times (a "billion laughs" file), which printing expands; past this
+    /// budget the print is refused instead of running for hours.
+    static let defaultMaximumValueCount = 1 << 24
+
     /// The text for `value`, ending in a newline.
-    static func render(_ value: PropertyListValue) -> String {
+    static func render(_ value: PropertyListValue, maximumValueCount: Int = defaultMaximumValueCount) throws(PropertyListError) -> String {
+        guard expandedCount(of: value, upTo: maximumValueCount) <= maximumValueCount else {
+            throw PropertyListError(.objectLimitExceeded, format: nil,
+                                    "printing would expand shared values to more than \(maximumValueCount) values")
+        }
         var output = ""
         append(value, indent: 0, to: &output)
         return output
+    }
+
+    /// How many values printing `value` visits, counting a shared sub-tree
+    /// each time it appears, stopping once past `limit`.
+    static func expandedCount(of value: PropertyListValue, upTo limit: Int) -> Int {
+        var count = 0
+        var pending = [value]
+        while let next = pending.popLast(), count <= limit {
+            count += 1
+            switch next {
+            case .array(let elements): pending.append(contentsOf: elements)
+            case .dictionary(let entries): pending.append(contentsOf: entries.values)
+            default: break
+            }
+        }
+        return count
     }
 
     private static func append(_ value: PropertyListValue, indent: Int, to output: inout String) {
