@@ -43,7 +43,7 @@ struct PlistCommand: ParsableCommand {
     @OptionGroup(title: "Command options")
     var command: PlistCommandOptions
 
-    @OptionGroup(title: "Values for -insert and -replace")
+    @OptionGroup(title: "Value options")
     var value: PlistValueOptions
 
     @OptionGroup(title: "Other options")
