@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, lowest first. A module depends only on modules listed above it:
 //   Formats:  PropertyList
-//   CLI:      sandbox
+//   CLI:      SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
 // See docs/ARCHITECTURE.md.
 let package = Package(
     name: "Sandbox",
@@ -22,18 +22,31 @@ let package = Package(
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
             path: "Sources/Formats/PropertyList"
         ),
-        .executableTarget(
-            name: "sandbox",
+        .target(
+            name: "SandboxCLI",
             dependencies: [
                 "PropertyList",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
+            path: "Sources/CLI/SandboxCLI"
+        ),
+        .executableTarget(
+            name: "sandbox",
+            dependencies: ["SandboxCLI"],
             path: "Sources/CLI/sandbox"
         ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
             path: "Tests/PropertyListTests"
+        ),
+        .testTarget(
+            name: "SandboxCLITests",
+            // Depending on the executable makes `swift test` build `sandbox`,
+            // which the end-to-end tests run as a subprocess.
+            dependencies: ["SandboxCLI", "sandbox", "PropertyList"],
+            path: "Tests/SandboxCLITests"
         ),
     ]
 )

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import PropertyList
+
+/// Carries out a ``PlistInvocation`` file by file, as `plutil` does: a file
+/// that fails is reported as `<file>: <reason>` on standard error and the
+/// others are still processed; the exit status is 1 if any failed.
+struct PlistRunner {
+    var invocation: PlistInvocation
+
+    /// Processes every file; throws `ExitCode.failure` if any failed.
+    func run() throws {
+        var failed = false
+        for path in invocation.paths {
+            do {
+                try process(path)
+            } catch {
+                failed = true
+                FileOutput.writeToStandardError("\(Self.displayName(path)): \(error)\n")
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    private func process(_ path: String) throws {
+        switch invocation.verb {
+        case .lint:
+            _ = try Self.read(path)
+            if !invocation.silent { try writeText("\(Self.displayName(path)): OK\n", to: .standardOutput) }
+        case .print:
+            try writeText(PlistPrettyPrinter.render(try Self.read(path).value), to: .standardOutput)
+        case .convert(let name):
+            let document = try Self.read(path)
+            try write(document.value, as: name.format, to: destination(for: path, inPlace: true))
+        case .create(let name):
+            let destination: Destination = path == "-" ? .standardOutput : .file(path)
+            try write(.dictionary([:]), as: name.format, to: destination)
+        case .edit(let keyPath, let edit):
+            let document = try Self.read(path)
+            let edited = try document.value.applying(edit, at: keyPath)
+            try write(edited, as: document.format, to: destination(for: path, inPlace: true))
+        case .extract(let keyPath, let format, let expect):
+            let value = try Self.value(at: keyPath, in: path, expecting: expect)
+            switch format {
+            case .raw: try writeLine(PlistRawText.text(for: value), to: destination(for: path, inPlace: false))
+            case .file(let name): try write(value, as: name.format, to: destination(for: path, inPlace: false))
+            }
+        case .type(let keyPath, let expect):
+            let value = try Self.value(at: keyPath, in: path, expecting: expect)
+            try writeLine(PlistTypeName(of: value).rawValue, to: destination(for: path, inPlace: false))
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The value and format of the property list at `path`.
+    static func read(_ path: String) throws -> (value: PropertyListValue, format: PropertyListFormat) {
+        try decode(FileInput.read(path))
+    }
+
+    /// Decodes a property list in any format, JSON included.
+    ///
+    /// Format detection sends text that starts with `{` or `"` to OpenStep,
+    /// yet `{}` and `"text"` are JSON too. JSON is tried first there, so that
+    /// a JSON file stays JSON when an edit rewrites it (OpenStep text fails
+    /// JSON at its first `=` or `;`). plutil reads OpenStep first, but cannot
+    /// write OpenStep, so it never turns a JSON file into one.
+    static func decode(_ data: Data) throws -> (value: PropertyListValue, format: PropertyListFormat) {
+        let format = PropertyListFormat.detect(data)
+        guard format == .openStep else { return (try PropertyListValue.decode(data, as: format), format) }
+        do {
+            return (try JSONPropertyListReader().read(data), .json)
+        } catch let jsonError {
+            do {
+                return (try PropertyListValue.decode(data, as: .openStep), .openStep)
+            } catch {
+                // Neither fits: say why for both, as plutil does.
+                throw PlistCommandError("\(error); as JSON: \(jsonError)")
+            }
+        }
+    }
+
+    private static func value(at keyPath: PlistKeyPath, in path: String, expecting expect: PlistTypeName?) throws -> PropertyListValue {
+        let value = try read(path).value.value(at: keyPath)
+        if let expect, PlistTypeName(of: value) != expect {
+            throw PlistCommandError("the value at key path \(keyPath) is \(PlistTypeName(of: value).withArticle), not \(expect.withArticle)")
+        }
+        return value
+    }
+
+    /// How a file is named in messages: standard input as `<stdin>`, as plutil does.
+    static func displayName(_ path: String) -> String {
+        path == "-" ? "<stdin>" : path
+    }
+
+    // MARK: - Writing
+
+    /// Where a result is written.
+    enum Destination: Hashable {
+        case standardOutput
+        case file(String)
+    }
+
+    /// Where the result for `path` goes: `-o`, else standard output for
+    /// standard input, else `-e`'s sibling file, else the file itself
+    /// (`inPlace`) or standard output.
+    func destination(for path: String, inPlace: Bool) -> Destination {
+        if let output = invocation.outputPath { return output == "-" ? .standardOutput : .file(output) }
+        if path == "-" { return .standardOutput }
+        if let newExtension = invocation.outputExtension {
+            return .file(Self.replacingExtension(of: path, with: newExtension))
+        }
+        return inPlace ? .file(path) : .standardOutput
+    }
+
+    /// `dir/name.plist` → `dir/name.json`; a name without an extension gets one.
+    /// Only the last path component is looked at, and a leading dot (`.hidden`)
+    /// does not start an extension.
+    static func replacingExtension(of path: String, with newExtension: String) -> String {
+        let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[nameStart...]
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return path[..<dot] + "." + newExtension
+        }
+        return path + "." + newExtension
+    }
+
+    private func write(_ value: PropertyListValue, as format: PropertyListFormat, to destination: Destination) throws {
+        let options = PropertyListWriteOptions(sortsKeys: invocation.readable && format == .json)
+        try write(value.encoded(as: format, options: options), to: destination)
+    }
+
+    private func writeLine(_ text: String, to destination: Destination) throws {
+        try writeText(invocation.terminatingNewline ? text + "\n" : text, to: destination)
+    }
+
+    private func writeText(_ text: String, to destination: Destination) throws {
+        try write(Data(text.utf8), to: destination)
+    }
+
+    private func write(_ data: Data, to destination: Destination) throws {
+        switch destination {
+        case .standardOutput: try FileOutput.writeToStandardOutput(data)
+        case .file(let path): try FileOutput.writeAtomically(data, to: path)
+        }
+    }
+}
