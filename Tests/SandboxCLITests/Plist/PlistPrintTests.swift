@@ -39,13 +39,17 @@ import Testing
         #expect(result.output.hasSuffix("}\n{\n  \"n\" => 1\n}\n"))
     }
 
-    @Test func printsDatesFoundationCannotFormat() throws {
-        // CF accepts these binary dates; Foundation's Date.description traps on NaN.
+    @Test func refusesDatesFoundationCannotFormat() throws {
+        // CF accepts these binary dates and Foundation's Date.description traps
+        // on NaN; the reader refuses them, one error line per file.
         let directory = try TemporaryDirectory()
         let paths = ["36_too_large_datetime_datetime_overflow", "38_invalid_datetime_infinity", "39_invalid_datetime_nan"]
             .map { SandboxProcess.fixtures.appendingPathComponent("malformed/cpython_invalid_\($0).bplist").path }
         let result = try SandboxProcess.run(["-p"] + paths, in: directory.url)
-        #expect(result.status == 0)
-        #expect(result.output == "10711-07-16 06:09:04 +0000\n<date inf>\n<date nan>\n")
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        let lines = result.errorLines
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { $0.contains("date") && $0.contains("(at byte 8)") })
     }
 }
