@@ -55,7 +55,7 @@ enum Base64 {
     static func encode(_ bytes: some Collection<UInt8>) -> String {
         var output = ByteBuffer(capacity: (bytes.count + 2) / 3 * 4 + 1)
         Array(bytes).withUnsafeBytes { appendLines($0, lineLength: Int.max, indent: 0, to: &output) }
-        if output.bytes.last == 0x0A { output.bytes.removeLast() }
+        if output.last == 0x0A { output.removeLast() }
         return String(decoding: output.bytes, as: UTF8.self)
     }
 

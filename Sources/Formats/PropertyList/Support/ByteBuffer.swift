@@ -1,28 +1,106 @@
-/// A growable byte buffer for the writers: appends without per-byte
-/// bounds bookkeeping beyond one capacity check.
-struct ByteBuffer {
-    var bytes: [UInt8]
+import Foundation
 
-    init(capacity: Int) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+/// A growable byte buffer for the writers. It owns one `malloc` block that
+/// grows by `realloc` (which remaps large blocks instead of copying them)
+/// and is handed to `Data` without a copy at the end.
+///
+/// Copies share the storage: a buffer is built by one writer and used
+/// linearly, never copied to diverge.
+struct ByteBuffer {
+    final class Storage {
+        var base: UnsafeMutableRawPointer
+        var count = 0
+        var capacity: Int
+        var ownsMemory = true
+
+        init(capacity: Int) {
+            self.capacity = Swift.max(capacity, 64)
+            // Allocation failure here is an out-of-memory condition, not bad input.
+            base = Platform.allocate(self.capacity) ?? UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+        }
+
+        deinit { if ownsMemory { Platform.deallocate(base) } }
+
+        @inline(never)
+        func grow(toHold needed: Int) {
+            var newCapacity = capacity * 2
+            while newCapacity < needed { newCapacity *= 2 }
+            if let moved = Platform.reallocate(base, to: newCapacity) {
+                base = moved
+            } else {
+                let fresh = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+                fresh.copyMemory(from: base, byteCount: count)
+                Platform.deallocate(base)
+                base = fresh
+            }
+            capacity = newCapacity
+        }
     }
 
-    var count: Int { bytes.count }
+    let storage: Storage
 
-    @inline(__always) mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    init(capacity: Int) { storage = Storage(capacity: capacity) }
 
-    @inline(__always) mutating func append(_ raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
+    var count: Int { storage.count }
+
+    /// A copy of the bytes written so far.
+    var bytes: [UInt8] {
+        Array(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
+    }
+
+    /// The last byte written.
+    var last: UInt8? { storage.count > 0 ? storage.base.load(fromByteOffset: storage.count - 1, as: UInt8.self) : nil }
+
+    mutating func removeLast() { if storage.count > 0 { storage.count -= 1 } }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always) mutating func reserve(_ extra: Int) {
+        if storage.count + extra > storage.capacity { storage.grow(toHold: storage.count + extra) }
+    }
+
+    /// The bytes as `Data`, without copying. The buffer is empty afterwards.
+    mutating func takeData() -> Data {
+        let data: Data
+        if storage.count == 0 {
+            data = Data()
+        } else {
+            storage.ownsMemory = false
+            data = Data(bytesNoCopy: storage.base, count: storage.count, deallocator: .custom { pointer, _ in Platform.deallocate(pointer) })
+        }
+        self = ByteBuffer(capacity: 64)
+        return data
+    }
+
+    @inline(__always) mutating func append(_ byte: UInt8) {
+        reserve(1)
+        storage.base.storeBytes(of: byte, toByteOffset: storage.count, as: UInt8.self)
+        storage.count += 1
+    }
+
+    @inline(__always) mutating func append(_ raw: UnsafeRawBufferPointer) {
+        guard let source = raw.baseAddress, raw.count > 0 else { return }
+        reserve(raw.count)
+        (storage.base + storage.count).copyMemory(from: source, byteCount: raw.count)
+        storage.count += raw.count
+    }
 
     @inline(__always) mutating func append(_ string: StaticString) {
-        string.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(UnsafeRawBufferPointer(start: string.utf8Start, count: string.utf8CodeUnitCount))
+    }
+
+    /// Appends `count` copies of `byte`.
+    @inline(__always) mutating func append(repeating byte: UInt8, count: Int) {
+        guard count > 0 else { return }
+        reserve(count)
+        (storage.base + storage.count).initializeMemory(as: UInt8.self, repeating: byte, count: count)
+        storage.count += count
     }
 
     /// Appends `value` big-endian in `size` bytes (1…8).
     @inline(__always) mutating func appendBigEndian(_ value: UInt64, size: Int) {
         var shift = (size - 1) * 8
         while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
             shift -= 8
         }
     }
@@ -30,13 +108,13 @@ struct ByteBuffer {
     /// Appends the UTF-8 bytes of `string`.
     @inline(__always) mutating func append(utf8 string: String) {
         var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
+        string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends an integer in decimal.
     mutating func appendDecimal(_ value: PropertyListInteger) {
         if value.isNegative {
-            bytes.append(UInt8(ascii: "-"))
+            append(UInt8(ascii: "-"))
             // The magnitude of a two's-complement pattern, Int64.min included.
             appendDecimal(0 &- value.bitPattern)
         } else {
@@ -47,7 +125,7 @@ struct ByteBuffer {
     /// Appends an unsigned integer in decimal.
     mutating func appendDecimal(_ value: UInt64) {
         if value < 10 {
-            bytes.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
+            append(UInt8(truncatingIfNeeded: value) &+ 0x30)
             return
         }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes of scratch, enough for 20 digits
@@ -59,7 +137,7 @@ struct ByteBuffer {
                 scratch[position] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
                 remaining /= 10
             }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[position...]))
+            append(UnsafeRawBufferPointer(rebasing: scratch[position...]))
         }
     }
 }

@@ -22,10 +22,15 @@ import Foundation
 public struct XMLPropertyListWriter: Sendable {
     /// The deepest nesting written.
     public var maximumDepth: Int
+    /// The most objects (counting every occurrence) a value may have, so a
+    /// value sharing sub-trees cannot expand into an unbounded document.
+    public var maximumObjectCount: Int
 
     /// Creates a writer.
-    public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth) {
+    public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth,
+                maximumObjectCount: Int = PropertyListLimits.default.maximumObjectCount) {
         self.maximumDepth = maximumDepth
+        self.maximumObjectCount = maximumObjectCount
     }
 
     static let header: StaticString = """
@@ -37,11 +42,14 @@ public struct XMLPropertyListWriter: Sendable {
 
     /// Encodes `value` as an XML property list.
     public func write(_ value: PropertyListValue) throws -> Data {
+        let census = try PropertyListCensus(of: value, format: .xml, maximumObjectCount: maximumObjectCount)
         var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
+        // Tags, indentation and base64 roughly double the scalar bytes.
+        emitter.output.reserve(census.scalarBytes * 2 + census.objects * 24 + 256)
         emitter.output.append(Self.header)
         try emitter.emit(value, indent: 0)
         emitter.output.append("</plist>\n")
-        return Data(emitter.output.bytes)
+        return emitter.output.takeData()
     }
 }
 
@@ -154,9 +162,16 @@ struct XMLPlistEmitter {
             var runStart = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]
-                guard byte < 0x3F else { continue } // fast skip: nothing to escape at or above '?'
+                // Fast skip: nothing at or above '?' needs escaping, but for the
+                // UTF-8 lead byte of U+FFFE and U+FFFF.
+                guard byte < 0x3F || byte == 0xEF else { continue }
                 let replacement: StaticString
                 switch byte {
+                case 0xEF:
+                    if index + 2 < utf8.count, utf8[index + 1] == 0xBF, utf8[index + 2] & 0xFE == 0xBE {
+                        throw failure("string contains a non-character (U+FFFE or U+FFFF), which XML 1.0 cannot represent")
+                    }
+                    continue
                 case UInt8(ascii: "<"): replacement = "&lt;"
                 case UInt8(ascii: ">"): replacement = "&gt;"
                 case UInt8(ascii: "&"): replacement = "&amp;"
@@ -171,10 +186,6 @@ struct XMLPlistEmitter {
             }
             output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart...]))
         }
-        // U+FFFE and U+FFFF are not XML characters either.
-        if string.utf8.count >= 3, string.unicodeScalars.contains(where: { $0.value == 0xFFFE || $0.value == 0xFFFF }) {
-            throw failure("string contains a non-character (U+FFFE or U+FFFF), which XML 1.0 cannot represent")
-        }
     }
 
     /// The shortest text that reads back as exactly `real`, without a
@@ -186,8 +197,8 @@ struct XMLPlistEmitter {
             output.append(real < 0 ? "-infinity" : "+infinity")
         } else if real == real.rounded(), abs(real) < 1e15 {
             output.appendDecimal(PropertyListInteger(Int64(real)))
-            if real == 0, real.sign == .minus, output.bytes.last == UInt8(ascii: "0") {
-                output.bytes.removeLast()
+            if real == 0, real.sign == .minus, output.last == UInt8(ascii: "0") {
+                output.removeLast()
                 output.append("-0")
             }
         } else {
