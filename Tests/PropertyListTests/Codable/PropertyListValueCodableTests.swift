@@ -61,3 +61,38 @@ import Testing
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(PropertyListValue.self, from: Data("null".utf8)) }
     }
 }
+
+extension PropertyListValueCodableTests {
+    /// A custom conformance that hands its own coder to the conformances
+    /// instead of going through a container.
+    struct Direct: Codable, Equatable {
+        var payload: PropertyListValue
+        var uid: PropertyListUID
+
+        init(payload: PropertyListValue, uid: PropertyListUID) {
+            self.payload = payload
+            self.uid = uid
+        }
+
+        enum Keys: CodingKey { case payload, uid }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try payload.encode(to: container.superEncoder(forKey: .payload))
+            try uid.encode(to: container.superEncoder(forKey: .uid))
+        }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            payload = try PropertyListValue(from: container.superDecoder(forKey: .payload))
+            uid = try PropertyListUID(from: container.superDecoder(forKey: .uid))
+        }
+    }
+
+    @Test func conformancesCalledDirectlyKeepTypes() throws {
+        let direct = Direct(payload: ["whole": 3.0, "single": .float(2), "when": .date(Date(timeIntervalSinceReferenceDate: 0))], uid: PropertyListUID(5))
+        let value = try PropertyListValueEncoder().encode(direct)
+        #expect(value == ["payload": direct.payload, "uid": .uid(PropertyListUID(5))])
+        #expect(try PropertyListValueDecoder().decode(Direct.self, from: value) == direct)
+    }
+}

@@ -50,7 +50,7 @@ extension Double: PropertyListPrimitive {
         case .real(let real): return real
         case .float(let float): return Double(float)
         case .integer(let integer):
-            guard let real = integer.exactly(as: Double.self) else { throw .notRepresentable }
+            guard let real = integer.real(exactlyAs: Double.self) else { throw .notRepresentable }
             return real
         default: throw .typeMismatch
         }
@@ -71,7 +71,7 @@ extension Float: PropertyListPrimitive {
             guard float.isFinite || !real.isFinite else { throw .notRepresentable }
             return float
         case .integer(let integer):
-            guard let float = integer.exactly(as: Float.self) else { throw .notRepresentable }
+            guard let float = integer.real(exactlyAs: Float.self) else { throw .notRepresentable }
             return float
         default: throw .typeMismatch
         }
@@ -150,7 +150,7 @@ extension PropertyListInteger: PropertyListPrimitive {
 
 extension PropertyListInteger {
     /// The value as a floating-point number, or `nil` if it would round.
-    func exactly<F: BinaryFloatingPoint>(as type: F.Type) -> F? {
+    func real<F: BinaryFloatingPoint>(exactlyAs type: F.Type) -> F? {
         isNegative ? F(exactly: Int64(bitPattern: bitPattern)) : F(exactly: bitPattern)
     }
 

@@ -12,7 +12,13 @@ import OrderedCollections
 /// `Double`, and dates and data come back as whatever the other format made
 /// of them.
 extension PropertyListValue: Codable {
+    /// Encodes this value as the nearest standard types, or unchanged for
+    /// ``PropertyListValueEncoder``.
     public func encode(to encoder: Encoder) throws {
+        if let encoder = encoder as? ValueTreeEncoder {
+            try encoder.encode(self)
+            return
+        }
         switch self {
         case .array(let elements):
             var container = encoder.unkeyedContainer()
@@ -36,7 +42,15 @@ extension PropertyListValue: Codable {
         }
     }
 
+    /// Decodes a value from the nearest standard types, or unchanged from
+    /// ``PropertyListValueDecoder``.
     public init(from decoder: Decoder) throws {
+        // Called directly (not through `decode(_:)`) by a custom `init(from:)`:
+        // the value is at hand, and guessing its type could change it.
+        if let decoder = decoder as? ValueTreeDecoder {
+            self = decoder.value
+            return
+        }
         // Scalars first: a single-value container can always be made, and
         // fails only when asked for the wrong type.
         if let container = try? decoder.singleValueContainer(), let scalar = Self.scalar(in: container) {
@@ -89,12 +103,22 @@ extension PropertyListUID: Codable {
     /// The key of the dictionary that spells a UID in text formats.
     static let codingKey = "CF$UID"
 
+    /// Encodes the UID as `{"CF$UID": n}`, or as a UID for ``PropertyListValueEncoder``.
     public func encode(to encoder: Encoder) throws {
+        if let encoder = encoder as? ValueTreeEncoder {
+            try encoder.encode(self)
+            return
+        }
         var container = encoder.container(keyedBy: PropertyListCodingKey.self)
         try container.encode(value, forKey: PropertyListCodingKey(stringValue: Self.codingKey))
     }
 
+    /// Decodes a UID from `{"CF$UID": n}`, or from a UID with ``PropertyListValueDecoder``.
     public init(from decoder: Decoder) throws {
+        if let decoder = decoder as? ValueTreeDecoder {
+            self = try decoder.decode(PropertyListUID.self)
+            return
+        }
         let container = try decoder.container(keyedBy: PropertyListCodingKey.self)
         self.init(try container.decode(UInt64.self, forKey: PropertyListCodingKey(stringValue: Self.codingKey)))
     }
@@ -103,6 +127,7 @@ extension PropertyListUID: Codable {
 /// An integer encodes as an `Int64` when it fits and as a `UInt64` above
 /// `Int64.max`; ``PropertyListValueEncoder`` stores it as an integer directly.
 extension PropertyListInteger: Codable {
+    /// Encodes the integer as an `Int64` or, above `Int64.max`, a `UInt64`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         if let signed = int64Value {
@@ -112,6 +137,7 @@ extension PropertyListInteger: Codable {
         }
     }
 
+    /// Decodes an integer from an `Int64` or a `UInt64`.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let signed = try? container.decode(Int64.self) {
