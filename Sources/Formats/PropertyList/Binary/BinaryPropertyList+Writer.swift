@@ -25,7 +25,7 @@ public struct BinaryPropertyListWriter: Sendable {
 
     /// Encodes `value` as a binary property list.
     public func write(_ value: PropertyListValue) throws -> Data {
-        let census = try PropertyListCensus(of: value, format: .binary, maximumObjectCount: maximumObjectCount)
+        let census = try PropertyListCensus(of: value, format: .binary, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
         var flattener = BinaryObjectFlattener(maximumDepth: maximumDepth, census: census)
         _ = try flattener.flatten(value, depth: 0)
         return flattener.serialize()

@@ -15,46 +15,58 @@ enum Base64 {
     static let skip: UInt8 = 0xFE
     static let pad: UInt8 = 0xFD
 
-    /// Appends `bytes` encoded, in lines of `lineLength` characters, each
-    /// line preceded by `indent` tabs and followed by a newline.
+    /// Appends `bytes` encoded, in lines of `lineLength` characters (a
+    /// multiple of 4), each line preceded by `indent` tabs and followed by a
+    /// newline.
     static func appendLines(_ bytes: UnsafeRawBufferPointer, lineLength: Int, indent: Int, to output: inout ByteBuffer) {
-        var index = 0
-        var column = 0
         let count = bytes.count
+        guard count > 0, let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let encodedLength = (count + 2) / 3 * 4
+        let lineLength = min(lineLength, encodedLength)
+        let lineCount = (encodedLength + lineLength - 1) / lineLength
+        let inputPerLine = lineLength / 4 * 3
         alphabet.withUnsafeBufferPointer { table in
-            func emit(_ char: UInt8) {
-                if column == 0 { for _ in 0..<indent { output.append(0x09) } }
-                output.append(char)
-                column += 1
-                if column == lineLength {
-                    output.append(0x0A)
-                    column = 0
+            guard let table = table.baseAddress else { return }
+            output.appendInPlace(maximumCount: encodedLength + lineCount * (indent + 1)) { out in
+                var written = 0
+                var index = 0
+                while index < count {
+                    for _ in 0..<indent {
+                        out[written] = 0x09
+                        written += 1
+                    }
+                    let lineEnd = min(index + inputPerLine, count)
+                    while index + 3 <= lineEnd {
+                        let chunk = UInt32(source[index]) << 16 | UInt32(source[index + 1]) << 8 | UInt32(source[index + 2])
+                        out[written] = table[Int(chunk >> 18)]
+                        out[written + 1] = table[Int(chunk >> 12 & 0x3F)]
+                        out[written + 2] = table[Int(chunk >> 6 & 0x3F)]
+                        out[written + 3] = table[Int(chunk & 0x3F)]
+                        written += 4
+                        index += 3
+                    }
+                    let remaining = lineEnd - index
+                    if remaining > 0 {
+                        let chunk = UInt32(source[index]) << 16 | (remaining == 2 ? UInt32(source[index + 1]) << 8 : 0)
+                        out[written] = table[Int(chunk >> 18)]
+                        out[written + 1] = table[Int(chunk >> 12 & 0x3F)]
+                        out[written + 2] = remaining == 2 ? table[Int(chunk >> 6 & 0x3F)] : UInt8(ascii: "=")
+                        out[written + 3] = UInt8(ascii: "=")
+                        written += 4
+                        index = lineEnd
+                    }
+                    out[written] = 0x0A
+                    written += 1
                 }
-            }
-            while index + 3 <= count {
-                let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                emit(table[Int(chunk >> 18)])
-                emit(table[Int(chunk >> 12 & 0x3F)])
-                emit(table[Int(chunk >> 6 & 0x3F)])
-                emit(table[Int(chunk & 0x3F)])
-                index += 3
-            }
-            let remaining = count - index
-            if remaining > 0 {
-                let chunk = UInt32(bytes[index]) << 16 | (remaining == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-                emit(table[Int(chunk >> 18)])
-                emit(table[Int(chunk >> 12 & 0x3F)])
-                emit(remaining == 2 ? table[Int(chunk >> 6 & 0x3F)] : UInt8(ascii: "="))
-                emit(UInt8(ascii: "="))
+                return written
             }
         }
-        if column != 0 { output.append(0x0A) }
     }
 
     /// Encodes `bytes` on one line.
     static func encode(_ bytes: some Collection<UInt8>) -> String {
         var output = ByteBuffer(capacity: (bytes.count + 2) / 3 * 4 + 1)
-        Array(bytes).withUnsafeBytes { appendLines($0, lineLength: Int.max, indent: 0, to: &output) }
+        Array(bytes).withUnsafeBytes { appendLines($0, lineLength: Int.max / 2, indent: 0, to: &output) }
         if output.last == 0x0A { output.removeLast() }
         return String(decoding: output.bytes, as: UTF8.self)
     }

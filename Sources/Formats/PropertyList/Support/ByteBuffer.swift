@@ -71,6 +71,15 @@ struct ByteBuffer {
         return data
     }
 
+    /// Lets `body` write up to `maximumCount` bytes in place; it returns how
+    /// many it wrote.
+    @inline(__always)
+    mutating func appendInPlace(maximumCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maximumCount)
+        let start = (storage.base + storage.count).assumingMemoryBound(to: UInt8.self)
+        storage.count += body(start)
+    }
+
     @inline(__always) mutating func append(_ byte: UInt8) {
         reserve(1)
         storage.base.storeBytes(of: byte, toByteOffset: storage.count, as: UInt8.self)

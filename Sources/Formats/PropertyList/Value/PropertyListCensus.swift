@@ -14,35 +14,48 @@ struct PropertyListCensus {
     /// An estimate of the bytes scalars take when encoded.
     var scalarBytes = 0
 
-    init(of value: PropertyListValue, format: PropertyListFormat, maximumObjectCount: Int) throws {
-        var pending: [PropertyListValue] = [value]
-        while let next = pending.popLast() {
-            objects += 1
-            guard objects <= maximumObjectCount else {
-                throw PropertyListError(.objectLimitExceeded, format: format,
-                                        "value holds more than \(maximumObjectCount) objects (counting shared ones each time)")
-            }
-            switch next {
-            case .array(let elements):
-                references += elements.count
-                pending.append(contentsOf: elements)
-            case .dictionary(let entries):
-                references += entries.count * 2
-                scalars += entries.count
-                keys += entries.count
-                objects += entries.count
-                for key in entries.keys { scalarBytes += key.utf8.count + 3 }
-                pending.append(contentsOf: entries.values)
-            case .string(let string):
-                scalars += 1
-                scalarBytes += string.utf8.count + 3
-            case .data(let data):
-                scalars += 1
-                scalarBytes += data.count + 3
-            default:
-                scalars += 1
-                scalarBytes += 9
-            }
+    init(of value: PropertyListValue, format: PropertyListFormat, maximumObjectCount: Int,
+         maximumDepth: Int = PropertyListLimits.default.maximumDepth) throws {
+        try count(value, depth: 0, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
+    }
+
+    private mutating func count(_ value: PropertyListValue, depth: Int, format: PropertyListFormat,
+                                maximumObjectCount: Int, maximumDepth: Int) throws {
+        objects += 1
+        guard objects <= maximumObjectCount else {
+            throw PropertyListError(.objectLimitExceeded, format: format,
+                                    "value holds more than \(maximumObjectCount) objects (counting shared ones each time)")
         }
+        switch value {
+        case .array(let elements):
+            guard depth < maximumDepth else { throw Self.tooDeep(format, maximumDepth) }
+            references += elements.count
+            for element in elements {
+                try count(element, depth: depth + 1, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
+            }
+        case .dictionary(let entries):
+            guard depth < maximumDepth else { throw Self.tooDeep(format, maximumDepth) }
+            references += entries.count * 2
+            scalars += entries.count
+            keys += entries.count
+            objects += entries.count
+            for key in entries.keys { scalarBytes += key.utf8.count + 3 }
+            for element in entries.values {
+                try count(element, depth: depth + 1, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
+            }
+        case .string(let string):
+            scalars += 1
+            scalarBytes += string.utf8.count + 3
+        case .data(let data):
+            scalars += 1
+            scalarBytes += data.count + 3
+        default:
+            scalars += 1
+            scalarBytes += 9
+        }
+    }
+
+    static func tooDeep(_ format: PropertyListFormat, _ maximumDepth: Int) -> PropertyListError {
+        PropertyListError(.depthLimitExceeded, format: format, "value nests deeper than \(maximumDepth) levels")
     }
 }

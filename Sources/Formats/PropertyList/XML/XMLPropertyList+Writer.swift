@@ -42,7 +42,7 @@ public struct XMLPropertyListWriter: Sendable {
 
     /// Encodes `value` as an XML property list.
     public func write(_ value: PropertyListValue) throws -> Data {
-        let census = try PropertyListCensus(of: value, format: .xml, maximumObjectCount: maximumObjectCount)
+        let census = try PropertyListCensus(of: value, format: .xml, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
         var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
         // Tags, indentation and base64 roughly double the scalar bytes.
         emitter.output.reserve(census.scalarBytes * 2 + census.objects * 24 + 256)
