@@ -26,192 +26,169 @@ public struct BinaryPropertyListWriter: Sendable {
     /// Encodes `value` as a binary property list.
     public func write(_ value: PropertyListValue) throws -> Data {
         let census = try PropertyListCensus(of: value, format: .binary, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
-        var flattener = BinaryObjectFlattener(maximumDepth: maximumDepth, census: census)
-        _ = try flattener.flatten(value, depth: 0)
-        return flattener.serialize()
+        // References are as wide as the object count needs. The census counts
+        // repeats, so it can only overestimate; if that changes the width,
+        // write again with the exact count, which the first pass found.
+        var emitter = BinaryPlistEmitter(census: census, referenceSize: BinaryPlistEmitter.byteWidth(UInt64(census.objects)))
+        _ = try emitter.emit(value, depth: 0)
+        let exactSize = BinaryPlistEmitter.byteWidth(UInt64(emitter.objectCount))
+        if exactSize != emitter.referenceSize {
+            emitter = BinaryPlistEmitter(census: census, referenceSize: exactSize)
+            _ = try emitter.emit(value, depth: 0)
+        }
+        return emitter.finish()
     }
 }
 
-/// Numbers the objects of a value, uniques its scalars by their encoded
-/// bytes, then lays the objects out.
-struct BinaryObjectFlattener {
-    /// One object of the output: a scalar's encoded bytes in `scalarBytes`,
-    /// or a container's references in `references`.
-    struct FlatObject {
-        var start: Int
-        /// A scalar's byte count, or a container's element count.
-        var count: UInt32
-        var marker: UInt8 // 0 for a scalar, else the container marker (0xA0 or 0xD0)
-    }
-
-    let maximumDepth: Int
-    var objects: [FlatObject] = []
-    var scalarBytes: [UInt8] = []
-    var references: [Int32] = []
-    var pending: [Int32] = []
-    /// Open-addressed table of scalar objects, keyed by a hash of their bytes
+/// Writes objects straight into the output in object-number order: a
+/// container's slot (marker, count, references) is laid down when it is
+/// numbered and its references are filled in once its children have numbers;
+/// a scalar is encoded in place and dropped again if an equal one exists.
+struct BinaryPlistEmitter {
+    var output: ByteBuffer
+    let referenceSize: Int
+    /// Byte offset of every object, by object number.
+    var offsets: [Int] = []
+    var objectCount: Int { offsets.count }
+    /// Open-addressed table of scalar objects keyed by a hash of their bytes
     /// (see `entry(hash:object:)`).
-    var uniqueTable: [UInt64] = Array(repeating: 0, count: 1024)
+    var uniqueTable: [UInt64]
     var uniqueCount = 0
 
-    init(maximumDepth: Int, census: PropertyListCensus) {
-        self.maximumDepth = maximumDepth
-        objects.reserveCapacity(census.objects)
-        references.reserveCapacity(census.references)
-        scalarBytes.reserveCapacity(census.scalarBytes)
+    init(census: PropertyListCensus, referenceSize: Int) {
+        self.referenceSize = referenceSize
+        output = ByteBuffer(capacity: census.scalarBytes + census.references * referenceSize + census.objects * 2 + 64)
+        offsets.reserveCapacity(census.objects)
         var tableSize = 1024
         // Dictionary keys repeat far more than other scalars; grow if this guess is low.
         while tableSize < (census.scalars - census.keys + 512) * 2 { tableSize <<= 1 }
         uniqueTable = Array(repeating: 0, count: tableSize)
+        output.append("bplist00")
     }
 
-    mutating func flatten(_ value: PropertyListValue, depth: Int) throws -> Int {
+    mutating func emit(_ value: PropertyListValue, depth: Int) throws -> Int {
         switch value {
-        case .date(let date) where !GregorianDate.isRepresentable(date.timeIntervalSinceReferenceDate):
-            throw PropertyListError(.unsupportedValue, format: .binary,
-                                    "date \(date.timeIntervalSinceReferenceDate) is not finite or outside the years −9999 … 9999")
         case .array(let elements):
-            try checkDepth(depth)
-            let index = objects.count
-            objects.append(FlatObject(start: 0, count: try Self.count(elements.count), marker: 0xA0))
-            let mark = pending.count
-            for element in elements { pending.append(Int32(truncatingIfNeeded: try flatten(element, depth: depth + 1))) }
-            finishContainer(index, mark: mark)
+            let (index, references) = try openContainer(marker: 0xA0, count: elements.count, referenceSlots: elements.count)
+            var slot = references
+            for element in elements {
+                let child = try emit(element, depth: depth + 1)
+                output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
+                slot += referenceSize
+            }
             return index
         case .dictionary(let entries):
-            try checkDepth(depth)
-            let index = objects.count
-            objects.append(FlatObject(start: 0, count: try Self.count(entries.count), marker: 0xD0))
-            let mark = pending.count
-            for key in entries.keys { pending.append(Int32(truncatingIfNeeded: try addString(key))) }
-            for element in entries.values { pending.append(Int32(truncatingIfNeeded: try flatten(element, depth: depth + 1))) }
-            finishContainer(index, mark: mark)
+            let (index, references) = try openContainer(marker: 0xD0, count: entries.count, referenceSlots: entries.count * 2)
+            var slot = references
+            for key in entries.keys {
+                let child = try addString(key)
+                output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
+                slot += referenceSize
+            }
+            for element in entries.values {
+                let child = try emit(element, depth: depth + 1)
+                output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
+                slot += referenceSize
+            }
             return index
         case .string(let string):
             return try addString(string)
+        case .date(let date) where !GregorianDate.isRepresentable(date.timeIntervalSinceReferenceDate):
+            throw PropertyListError(.unsupportedValue, format: .binary,
+                                    "date \(date.timeIntervalSinceReferenceDate) is not finite or outside the years −9999 … 9999")
         default:
-            let start = scalarBytes.count
+            let start = output.count
             encodeScalar(value)
-            return try unique(from: start)
+            return unique(from: start)
         }
     }
 
-    func checkDepth(_ depth: Int) throws {
-        guard depth < maximumDepth else {
-            throw PropertyListError(.depthLimitExceeded, format: .binary, "value nests deeper than \(maximumDepth) levels")
-        }
-    }
-
-    mutating func finishContainer(_ index: Int, mark: Int) {
-        objects[index].start = references.count
-        references.append(contentsOf: pending[mark...])
-        pending.removeSubrange(mark...)
-    }
-
-    /// Counts and sizes are kept in 32 bits; the limits keep real values far below.
-    static func count(_ count: Int) throws -> UInt32 {
-        guard let narrow = UInt32(exactly: count), narrow < UInt32(Int32.max) else {
-            throw PropertyListError(.unsupportedValue, format: .binary, "an object of \(count) elements or bytes is too large to write")
-        }
-        return narrow
+    /// Numbers a container and lays down its marker, count and room for its references.
+    mutating func openContainer(marker: UInt8, count: Int, referenceSlots: Int) throws -> (index: Int, references: Int) {
+        let index = offsets.count
+        offsets.append(output.count)
+        appendMarker(marker, count: count)
+        let references = output.count
+        output.append(repeating: 0, count: referenceSlots * referenceSize)
+        return (index, references)
     }
 
     mutating func addString(_ string: String) throws -> Int {
-        let start = scalarBytes.count
+        let start = output.count
         var utf8View = string
         let isASCII = utf8View.withUTF8 { utf8 in
             guard BinaryObjectDecoder.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
-            appendMarker(0x50, count: utf8.count, to: &scalarBytes)
-            scalarBytes.append(contentsOf: utf8)
+            appendMarker(0x50, count: utf8.count)
+            output.append(UnsafeRawBufferPointer(utf8))
             return true
         }
         if !isASCII {
-            appendMarker(0x60, count: string.utf16.count, to: &scalarBytes)
-            for unit in string.utf16 {
-                scalarBytes.append(UInt8(truncatingIfNeeded: unit >> 8))
-                scalarBytes.append(UInt8(truncatingIfNeeded: unit))
+            let units = string.utf16.count
+            appendMarker(0x60, count: units)
+            output.appendInPlace(maximumCount: units * 2) { out in
+                var written = 0
+                for unit in string.utf16 {
+                    out[written] = UInt8(truncatingIfNeeded: unit >> 8)
+                    out[written + 1] = UInt8(truncatingIfNeeded: unit)
+                    written += 2
+                }
+                return written
             }
         }
-        return try unique(from: start)
+        return unique(from: start)
     }
 
     mutating func encodeScalar(_ value: PropertyListValue) {
         switch value {
         case .bool(let flag):
-            scalarBytes.append(flag ? 0x09 : 0x08)
+            output.append(flag ? 0x09 : 0x08)
         case .integer(let integer):
-            Self.appendInteger(integer, to: &scalarBytes)
+            appendInteger(integer)
         case .real(let real):
-            scalarBytes.append(0x23)
-            appendBigEndian(real.bitPattern, size: 8)
+            output.append(0x23)
+            output.appendBigEndian(real.bitPattern, size: 8)
         case .float(let real):
-            scalarBytes.append(0x22)
-            appendBigEndian(UInt64(real.bitPattern), size: 4)
+            output.append(0x22)
+            output.appendBigEndian(UInt64(real.bitPattern), size: 4)
         case .date(let date):
-            scalarBytes.append(0x33)
-            appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
+            output.append(0x33)
+            output.appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
         case .data(let data):
-            appendMarker(0x40, count: data.count, to: &scalarBytes)
-            scalarBytes.append(contentsOf: data)
+            appendMarker(0x40, count: data.count)
+            data.withUnsafeBytes { output.append($0) }
         case .uid(let uid):
             let size = Self.byteWidth(uid.value)
-            scalarBytes.append(0x80 | UInt8(size - 1))
-            appendBigEndian(uid.value, size: size)
+            output.append(0x80 | UInt8(size - 1))
+            output.appendBigEndian(uid.value, size: size)
         case .string, .array, .dictionary:
             break // handled by the caller
         }
     }
 
-    @inline(__always)
-    mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            scalarBytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
-    }
-
     /// CF's integer encoding: the bit pattern read as unsigned picks 1, 2, 4
     /// or 8 bytes, so negatives take 8; values above `Int64.max` take 16.
-    static func appendInteger(_ integer: PropertyListInteger, to output: inout [UInt8]) {
+    mutating func appendInteger(_ integer: PropertyListInteger) {
         let bits = integer.bitPattern
         if integer.needsSixteenBytes {
             output.append(0x14)
-            output.append(contentsOf: repeatElement(0, count: 8))
-            appendBigEndian(bits, size: 8, to: &output)
-        } else if bits <= 0xFF {
-            output.append(0x10)
-            output.append(UInt8(bits))
-        } else if bits <= 0xFFFF {
-            output.append(0x11)
-            appendBigEndian(bits, size: 2, to: &output)
-        } else if bits <= 0xFFFF_FFFF {
-            output.append(0x12)
-            appendBigEndian(bits, size: 4, to: &output)
+            output.append(repeating: 0, count: 8)
+            output.appendBigEndian(bits, size: 8)
         } else {
-            output.append(0x13)
-            appendBigEndian(bits, size: 8, to: &output)
-        }
-    }
-
-    @inline(__always)
-    static func appendBigEndian(_ value: UInt64, size: Int, to output: inout [UInt8]) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
+            let size = Self.byteWidth(bits)
+            output.append(0x10 | UInt8(size.trailingZeroBitCount))
+            output.appendBigEndian(bits, size: size)
         }
     }
 
     /// A marker with its count: in the low nibble below 15, else nibble 0xF
     /// followed by an integer object.
     @inline(__always)
-    func appendMarker(_ marker: UInt8, count: Int, to output: inout [UInt8]) {
+    mutating func appendMarker(_ marker: UInt8, count: Int) {
         if count < 15 {
             output.append(marker | UInt8(count))
         } else {
             output.append(marker | 0x0F)
-            Self.appendInteger(PropertyListInteger(UInt64(count)), to: &output)
+            appendInteger(PropertyListInteger(UInt64(count)))
         }
     }
 
@@ -225,12 +202,11 @@ struct BinaryObjectFlattener {
 
     /// A 64-bit hash of a scalar's encoded bytes, finished with MurmurHash3's
     /// mixer so every bit of the input reaches the low bits the table uses.
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var index = 0
-        let raw = UnsafeRawBufferPointer(bytes)
         while index + 8 <= bytes.count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
             hash = (hash << 31) | (hash >> 33)
             index += 8
         }
@@ -256,128 +232,99 @@ struct BinaryObjectFlattener {
         (hash & 0xFFFF_FFFF_0000_0000) | UInt64(object + 1)
     }
 
-    /// Returns the number of an existing object with the bytes appended
-    /// since `start` (dropping them), or makes them a new object.
-    mutating func unique(from start: Int) throws -> Int {
-        let length = scalarBytes.count - start
-        let storedLength = try Self.count(length)
-        let hash = scalarBytes.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[start...])) }
+    /// Returns the number of an existing scalar equal to the bytes written
+    /// since `start` (dropping them), or numbers them as a new object.
+    ///
+    /// Encodings are self-delimiting (the marker gives the length), so equal
+    /// prefixes of the candidate's length mean equal objects.
+    mutating func unique(from start: Int) -> Int {
+        let written = output.written
+        let length = written.count - start
+        let candidate = UnsafeRawBufferPointer(rebasing: written[start...])
+        let hash = Self.hash(candidate)
         let mask = uniqueTable.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
-        let found: Int = scalarBytes.withUnsafeBufferPointer { all in
-            while true {
-                let existing = uniqueTable[slot]
-                if existing == 0 { return -1 }
-                if existing & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000 {
-                    let object = objects[Int(existing & 0xFFFF_FFFF) - 1]
-                    if object.count == storedLength, let base = all.baseAddress,
-                       memcmp(base + object.start, base + start, length) == 0 {
-                        return Int(existing & 0xFFFF_FFFF) - 1
-                    }
+        while true {
+            let existing = uniqueTable[slot]
+            if existing == 0 { break }
+            if existing & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000 {
+                let object = Int(existing & 0xFFFF_FFFF) - 1
+                let offset = offsets[object]
+                if offset + length <= start, let base = written.baseAddress, let other = candidate.baseAddress,
+                   Platform.bytesEqual(base + offset, other, count: length) {
+                    output.truncate(to: start)
+                    return object
                 }
-                slot = (slot + 1) & mask
             }
+            slot = (slot + 1) & mask
         }
-        if found >= 0 {
-            scalarBytes.removeSubrange(start...)
-            return found
-        }
-        let index = objects.count
-        objects.append(FlatObject(start: start, count: storedLength, marker: 0))
+        let index = offsets.count
+        offsets.append(start)
         uniqueTable[slot] = Self.entry(hash: hash, object: index)
         uniqueCount += 1
-        if uniqueCount * 2 > uniqueTable.count { growTable() } // only if the census was off
+        if uniqueCount * 2 > uniqueTable.count { growTable() } // only if the census guess was low
         return index
     }
 
     mutating func growTable() {
         var table = [UInt64](repeating: 0, count: uniqueTable.count * 2)
         let mask = table.count - 1
-        scalarBytes.withUnsafeBufferPointer { all in
-            for existing in uniqueTable where existing != 0 {
-                let object = objects[Int(existing & 0xFFFF_FFFF) - 1]
-                let hash = Self.hash(UnsafeBufferPointer(rebasing: all[object.start..<(object.start + Int(object.count))]))
-                var slot = Int(truncatingIfNeeded: hash) & mask
-                while table[slot] != 0 { slot = (slot + 1) & mask }
-                table[slot] = existing
-            }
+        let written = output.written
+        for existing in uniqueTable where existing != 0 {
+            let start = offsets[Int(existing & 0xFFFF_FFFF) - 1]
+            let length = Self.encodedLength(in: written, at: start)
+            let hash = Self.hash(UnsafeRawBufferPointer(rebasing: written[start..<(start + length)]))
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while table[slot] != 0 { slot = (slot + 1) & mask }
+            table[slot] = existing
         }
         uniqueTable = table
     }
 
-    /// The bytes a marker and its count take (see `appendMarker`).
-    @inline(__always)
-    static func markerSize(count: Int) -> Int {
-        count < 15 ? 1 : 2 + byteWidth(UInt64(count))
+    /// The length of the scalar encoded at `start` (used only when rehashing).
+    static func encodedLength(in bytes: UnsafeRawBufferPointer, at start: Int) -> Int {
+        let marker = bytes[start]
+        let low = Int(marker & 0x0F)
+        func counted(unit: Int) -> Int {
+            guard low == 0x0F else { return 1 + low * unit }
+            let size = 1 << Int(bytes[start + 1] & 0x0F)
+            var count = 0
+            for index in 0..<size { count = count << 8 | Int(bytes[start + 2 + index]) }
+            return 2 + size + count * unit
+        }
+        switch marker >> 4 {
+        case 0x0: return 1
+        case 0x1, 0x2: return 1 + (1 << low)
+        case 0x3: return 9
+        case 0x4, 0x5: return counted(unit: 1)
+        case 0x6: return counted(unit: 2)
+        case 0x8: return 2 + low
+        default: return 1
+        }
     }
 
-    /// Lays out header, objects, offset table and trailer in one buffer of
-    /// the exact size: a first pass sizes every object, the second writes
-    /// objects and their offsets together.
-    func serialize() -> Data {
-        let refSize = Self.byteWidth(UInt64(objects.count))
-        var objectBytes = 0
-        for object in objects {
-            if object.marker == 0 {
-                objectBytes += Int(object.count)
-            } else {
-                let referenceCount = object.marker == 0xD0 ? Int(object.count) * 2 : Int(object.count)
-                objectBytes += Self.markerSize(count: Int(object.count)) + referenceCount * refSize
-            }
-        }
-        let tableOffset = 8 + objectBytes
+    /// Appends the offset table and trailer and hands over the bytes.
+    mutating func finish() -> Data {
+        let tableOffset = output.count
         let offsetSize = Self.byteWidth(UInt64(tableOffset))
-        let total = tableOffset + objects.count * offsetSize + 32
-        var data = Data(count: total)
-        data.withUnsafeMutableBytes { output in
-            guard let out = output.baseAddress else { return }
-            @inline(__always) func store(_ value: UInt64, size: Int, at position: Int) {
-                var shift = (size - 1) * 8
-                var index = position
+        output.appendInPlace(maximumCount: offsets.count * offsetSize) { out in
+            var written = 0
+            for offset in offsets {
+                var shift = (offsetSize - 1) * 8
                 while shift >= 0 {
-                    out.storeBytes(of: UInt8(truncatingIfNeeded: value >> UInt64(shift)), toByteOffset: index, as: UInt8.self)
+                    out[written] = UInt8(truncatingIfNeeded: offset >> shift)
                     shift -= 8
-                    index += 1
+                    written += 1
                 }
             }
-            for (index, byte) in "bplist00".utf8.enumerated() { out.storeBytes(of: byte, toByteOffset: index, as: UInt8.self) }
-            var position = 8
-            var offsetAt = tableOffset
-            scalarBytes.withUnsafeBytes { scalars in
-                references.withUnsafeBufferPointer { references in
-                    for object in objects {
-                        store(UInt64(position), size: offsetSize, at: offsetAt)
-                        offsetAt += offsetSize
-                        let count = Int(object.count)
-                        if object.marker == 0 {
-                            if let source = scalars.baseAddress { (out + position).copyMemory(from: source + object.start, byteCount: count) }
-                            position += count
-                            continue
-                        }
-                        if count < 15 {
-                            out.storeBytes(of: object.marker | UInt8(count), toByteOffset: position, as: UInt8.self)
-                            position += 1
-                        } else {
-                            out.storeBytes(of: object.marker | 0x0F, toByteOffset: position, as: UInt8.self)
-                            let width = Self.byteWidth(UInt64(count))
-                            out.storeBytes(of: 0x10 | UInt8(width.trailingZeroBitCount), toByteOffset: position + 1, as: UInt8.self)
-                            store(UInt64(count), size: width, at: position + 2)
-                            position += 2 + width
-                        }
-                        let referenceCount = object.marker == 0xD0 ? count * 2 : count
-                        for reference in references[object.start..<(object.start + referenceCount)] {
-                            store(UInt64(reference), size: refSize, at: position)
-                            position += refSize
-                        }
-                    }
-                }
-            }
-            let trailer = offsetAt
-            out.storeBytes(of: UInt8(offsetSize), toByteOffset: trailer + 6, as: UInt8.self)
-            out.storeBytes(of: UInt8(refSize), toByteOffset: trailer + 7, as: UInt8.self)
-            store(UInt64(objects.count), size: 8, at: trailer + 8)
-            store(UInt64(tableOffset), size: 8, at: trailer + 24)
+            return written
         }
-        return data
+        output.append(repeating: 0, count: 6)
+        output.append(UInt8(offsetSize))
+        output.append(UInt8(referenceSize))
+        output.appendBigEndian(UInt64(offsets.count), size: 8)
+        output.appendBigEndian(0, size: 8)
+        output.appendBigEndian(UInt64(tableOffset), size: 8)
+        return output.takeData()
     }
 }

@@ -53,6 +53,27 @@ struct ByteBuffer {
 
     mutating func removeLast() { if storage.count > 0 { storage.count -= 1 } }
 
+    /// Drops everything written after the first `count` bytes.
+    @inline(__always) mutating func truncate(to count: Int) {
+        if count < storage.count { storage.count = Swift.max(count, 0) }
+    }
+
+    /// The bytes written so far, valid until the next append.
+    @inline(__always) var written: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: storage.base, count: storage.count)
+    }
+
+    /// Overwrites `size` bytes (1…8) at `offset`, which must already be written, with `value` big-endian.
+    @inline(__always) mutating func storeBigEndian(_ value: UInt64, size: Int, at offset: Int) {
+        var shift = (size - 1) * 8
+        var index = offset
+        while shift >= 0 {
+            storage.base.storeBytes(of: UInt8(truncatingIfNeeded: value >> UInt64(shift)), toByteOffset: index, as: UInt8.self)
+            shift -= 8
+            index += 1
+        }
+    }
+
     /// Makes room for `extra` more bytes.
     @inline(__always) mutating func reserve(_ extra: Int) {
         if storage.count + extra > storage.capacity { storage.grow(toHold: storage.count + extra) }
