@@ -103,6 +103,11 @@ final class ValueTreeDecoder: Decoder, SingleValueDecodingContainer {
         do {
             return try P.unbox(value)
         } catch {
+            if case .typeMismatch = error, state.readsScalarsFromStrings, P.self != String.self,
+               case .string(let text) = value, let reread = OpenStepScalarText.value(of: text),
+               let converted = try? P.unbox(reread) {
+                return converted
+            }
             throw Self.failure(error, type: type, value: value, path: path())
         }
     }

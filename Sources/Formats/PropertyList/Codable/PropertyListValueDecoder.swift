@@ -30,16 +30,24 @@ public struct PropertyListValueDecoder: Sendable {
     /// The deepest nesting of arrays and dictionaries decoded; deeper
     /// values throw `DecodingError.dataCorrupted`.
     public var maximumDepth: Int
+    /// Whether a number, Boolean or date may be read from a string holding
+    /// its text (`"42"`, `"YES"`, `"2001-01-01 00:00:00 +0000"`), as OpenStep
+    /// files store every scalar as a string. Decoding bytes detected as
+    /// OpenStep turns this on by itself.
+    public var readsScalarsFromStrings: Bool
 
     /// Creates a decoder.
-    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:], maximumDepth: Int = PropertyListLimits.default.maximumDepth) {
+    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:], maximumDepth: Int = PropertyListLimits.default.maximumDepth,
+                readsScalarsFromStrings: Bool = false) {
         self.userInfo = userInfo
         self.maximumDepth = maximumDepth
+        self.readsScalarsFromStrings = readsScalarsFromStrings
     }
 
     /// Decodes a value of type `T` from a property-list value.
     public func decode<T: Decodable>(_ type: T.Type, from value: PropertyListValue) throws -> T {
-        let state = DecodingState(userInfo: userInfo.mapValues { $0 as Any }, maximumDepth: maximumDepth)
+        let state = DecodingState(userInfo: userInfo.mapValues { $0 as Any }, maximumDepth: maximumDepth,
+                                  readsScalarsFromStrings: readsScalarsFromStrings)
         return try ValueTreeDecoder(value: value, codingPath: [], state: state, nesting: 0).decodeRoot(type)
     }
 
@@ -51,14 +59,17 @@ public struct PropertyListValueDecoder: Sendable {
     ///   within `limits`, and the errors of decoding from a ``PropertyListValue``.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, limits: PropertyListLimits = .default) throws -> T {
         let value: PropertyListValue
+        let format: PropertyListFormat
         do {
-            value = try PropertyListValue(data: data, limits: limits)
+            (value, format) = try PropertyListValue.decode(data, limits: limits)
         } catch let error as PropertyListError {
             let context = DecodingError.Context(
                 codingPath: [], debugDescription: "The given data was not a valid property list.", underlyingError: error)
             throw DecodingError.dataCorrupted(context)
         }
-        return try decode(type, from: value)
+        var decoder = self
+        if format == .openStep { decoder.readsScalarsFromStrings = true }
+        return try decoder.decode(type, from: value)
     }
 }
 
@@ -66,10 +77,12 @@ public struct PropertyListValueDecoder: Sendable {
 final class DecodingState {
     let userInfo: [CodingUserInfoKey: Any]
     let maximumDepth: Int
+    let readsScalarsFromStrings: Bool
 
-    init(userInfo: [CodingUserInfoKey: Any], maximumDepth: Int) {
+    init(userInfo: [CodingUserInfoKey: Any], maximumDepth: Int, readsScalarsFromStrings: Bool = false) {
         self.userInfo = userInfo
         self.maximumDepth = maximumDepth
+        self.readsScalarsFromStrings = readsScalarsFromStrings
     }
 
     /// How many `init(from:)` calls may nest; see `EncodingState.nestingLimit`.
