@@ -149,11 +149,12 @@ enum PropertyListDateText {
     // MARK: Reading
 
     /// Parses `YYYY-MM-DD HH:MM:SS[.fraction] ±HHMM` (GNUstep's `<*D…>`
-    /// form; the year may have more than four digits and a leading `-`).
+    /// form; the year may have up to nine digits and a leading `-`).
     static func parseOpenStep(_ text: UnsafeRawBufferPointer) -> Date? {
         var scanner = DigitScanner(text: text)
         let negativeYear = scanner.skip(UInt8(ascii: "-"))
-        guard let year = scanner.number(minDigits: 4, maxDigits: 12),
+        // Nine digits at most keeps the arithmetic below far from overflowing.
+        guard let year = scanner.number(minDigits: 4, maxDigits: 9),
               scanner.skip(UInt8(ascii: "-")), let month = scanner.number(minDigits: 2, maxDigits: 2),
               scanner.skip(UInt8(ascii: "-")), let day = scanner.number(minDigits: 2, maxDigits: 2),
               scanner.skip(UInt8(ascii: " ")), let hour = scanner.number(minDigits: 2, maxDigits: 2),

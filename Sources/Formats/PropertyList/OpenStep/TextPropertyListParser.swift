@@ -60,7 +60,7 @@ extension TextPropertyListParser {
         TextDecoding.location(of: offset, in: text).description
     }
 
-    mutating func countObject(at offset: Int) throws {
+    @inline(__always) mutating func countObject(at offset: Int) throws {
         objectCount += 1
         guard objectCount <= limits.maximumObjectCount else {
             throw failure(.objectLimitExceeded, at: offset, "more than \(limits.maximumObjectCount) values")
@@ -68,8 +68,8 @@ extension TextPropertyListParser {
     }
 
     /// A string from UTF-8 bytes, or an encoding error at `offset`.
-    func makeString(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> String {
-        guard let string = TextDecoding.string(bytes) else {
+    @inline(__always) func makeString(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> String {
+        guard let string = String(validating: bytes, as: UTF8.self) else {
             throw failure(.invalidEncoding, at: offset, "string is not valid UTF-8")
         }
         return string
