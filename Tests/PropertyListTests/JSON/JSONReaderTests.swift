@@ -3,18 +3,10 @@ import Testing
 @testable import PropertyList
 
 @Suite struct JSONReaderTests {
-    func read(_ text: String, limits: PropertyListLimits = .default) throws -> PropertyListValue {
-        try JSONPropertyListReader(limits: limits).read(Data(text.utf8))
-    }
+    let probe = TextReaderProbe { try JSONPropertyListReader(limits: $1).read($0) }
 
-    func readError(_ text: String, limits: PropertyListLimits = .default) -> PropertyListError? {
-        do {
-            _ = try read(text, limits: limits)
-            return nil
-        } catch {
-            return error as? PropertyListError
-        }
-    }
+    func read(_ text: String, limits: PropertyListLimits = .default) throws -> PropertyListValue { try probe.read(text, limits: limits) }
+    func readError(_ text: String, limits: PropertyListLimits = .default) -> PropertyListError? { probe.error(text, limits: limits) }
 
     @Test func objectsArraysAndLiterals() throws {
         let value = try read(#" { "b" : [ 1 , "two" , true , false , { } , [ ] ] , "a" : { "x" : -0.5 } } "#)
@@ -93,12 +85,7 @@ import Testing
             ("// c\n1", "expected a JSON value", .text(line: 1, column: 1)),
             ("[NaN]", "expected a JSON value", .text(line: 1, column: 2)),
         ]
-        for (text, expected, location) in cases {
-            let error = readError(text)
-            #expect(error?.code == .syntax, "\(text)")
-            #expect(error?.message.contains(expected) == true, "\(text): \(error?.message ?? "no error")")
-            #expect(error?.location == location, "\(text)")
-        }
+        probe.expectSyntaxErrors(cases)
     }
 
     @Test func loneSurrogatesAreEncodingErrors() {

@@ -3,18 +3,10 @@ import Testing
 @testable import PropertyList
 
 @Suite struct OpenStepReaderTests {
-    func read(_ text: String, limits: PropertyListLimits = .default) throws -> PropertyListValue {
-        try OpenStepPropertyListReader(limits: limits).read(Data(text.utf8))
-    }
+    let probe = TextReaderProbe { try OpenStepPropertyListReader(limits: $1).read($0) }
 
-    func readError(_ text: String, limits: PropertyListLimits = .default) -> PropertyListError? {
-        do {
-            _ = try read(text, limits: limits)
-            return nil
-        } catch {
-            return error as? PropertyListError
-        }
-    }
+    func read(_ text: String, limits: PropertyListLimits = .default) throws -> PropertyListValue { try probe.read(text, limits: limits) }
+    func readError(_ text: String, limits: PropertyListLimits = .default) -> PropertyListError? { probe.error(text, limits: limits) }
 
     // MARK: Grammar
 
@@ -171,12 +163,7 @@ import Testing
             ("a = b; }", "expected a string key", .text(line: 1, column: 8)),
             ("{ k = \u{7F}; }", "found byte 0x7F", .text(line: 1, column: 7)),
         ]
-        for (text, expected, location) in cases {
-            let error = readError(text)
-            #expect(error?.code == .syntax, "\(text)")
-            #expect(error?.message.contains(expected) == true, "\(text): \(error?.message ?? "no error")")
-            #expect(error?.location == location, "\(text)")
-        }
+        probe.expectSyntaxErrors(cases)
     }
 
     @Test func columnsCountCharactersNotBytes() {
