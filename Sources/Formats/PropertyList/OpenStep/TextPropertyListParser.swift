@@ -1,0 +1,162 @@
+import Foundation
+
+/// What the OpenStep and JSON parsers share: the UTF-8 text under a
+/// cursor, limits, errors with line and column, strings and `\u` escapes.
+///
+/// Both scan bytes, never `Character`s, and build a `String` once per
+/// string value (straight from the input when it has no escapes).
+protocol TextPropertyListParser {
+    /// The format named in errors.
+    static var format: PropertyListFormat { get }
+    /// The whole input as UTF-8.
+    var text: UnsafeRawBufferPointer { get }
+    var limits: PropertyListLimits { get }
+    /// The offset of the next byte to read.
+    var position: Int { get set }
+    /// Values (keys included) read so far, for ``PropertyListLimits/maximumObjectCount``.
+    var objectCount: Int { get set }
+    /// Reused for strings with escapes and for data, to avoid an allocation per value.
+    var scratch: [UInt8] { get set }
+
+    /// The memberwise initializer.
+    init(text: UnsafeRawBufferPointer, limits: PropertyListLimits, position: Int, objectCount: Int, scratch: [UInt8])
+    /// Reads the whole input.
+    mutating func parseDocument() throws -> PropertyListValue
+}
+
+extension TextPropertyListParser {
+    /// Checks the input size, brings the input to UTF-8 and parses it.
+    static func parse(_ data: Data, limits: PropertyListLimits) throws -> PropertyListValue {
+        guard data.count <= limits.maximumInputSize else {
+            throw PropertyListError(.sizeLimitExceeded, format: format, location: .byteOffset(0),
+                                    "input of \(data.count) bytes is over the limit of \(limits.maximumInputSize)")
+        }
+        return try data.withUnsafeBytes { raw in
+            try TextDecoding.withUTF8(raw, format: format) { utf8 in
+                var parser = Self(text: utf8, limits: limits, position: 0, objectCount: 0, scratch: [])
+                return try parser.parseDocument()
+            }
+        }
+    }
+
+    var end: Int { text.count }
+
+    @inline(__always) func byte(at offset: Int) -> UInt8 { offset < end ? text[offset] : 0 }
+
+    /// An error at `offset`; the line and column are worked out only now.
+    func failure(_ code: PropertyListError.Code, at offset: Int, _ message: String) -> PropertyListError {
+        PropertyListError(code, format: Self.format, location: TextDecoding.location(of: offset, in: text), message)
+    }
+
+    /// What stands at `offset`, for messages: `'x'`, a byte in hex, or "the end of the input".
+    func describe(at offset: Int) -> String {
+        guard offset < end else { return "the end of the input" }
+        let byte = text[offset]
+        if byte >= 0x21, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    func lineAndColumn(of offset: Int) -> String {
+        TextDecoding.location(of: offset, in: text).description
+    }
+
+    @inline(__always) mutating func countObject(at offset: Int) throws {
+        objectCount += 1
+        guard objectCount <= limits.maximumObjectCount else {
+            throw failure(.objectLimitExceeded, at: offset, "more than \(limits.maximumObjectCount) values")
+        }
+    }
+
+    /// A string from UTF-8 bytes, or an encoding error at `offset`.
+    ///
+    /// `String(validating:as:)` is not specialised in the standard library
+    /// and spends most of its time looking up generic metadata, so bytes
+    /// are checked here and then copied with `String(decoding:as:)`.
+    @inline(__always) func makeString(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> String {
+        guard Self.isValidUTF8(bytes) else {
+            throw failure(.invalidEncoding, at: offset, "string is not valid UTF-8")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `bytes` is well-formed UTF-8: no stray continuation bytes,
+    /// overlong forms, surrogates or scalars above U+10FFFF.
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            // Sequence length and the allowed range of the second byte, per the Unicode standard's table 3-7.
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard count - index >= length, (low...high).contains(bytes[index + 1]) else { return false }
+            for next in index + 2 ..< index + length where bytes[next] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
+    }
+
+    @inline(__always) static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- 0x30
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- 0x57
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- 0x37
+        default: nil
+        }
+    }
+
+    /// Reads the hex digits of a UTF-16 escape (`\u` in JSON, `\U` in
+    /// OpenStep; the reader just after the letter) into `scratch`. A high
+    /// surrogate must be followed at once by a second escape with a low one.
+    mutating func appendUTF16Escape(backslash: Int, letter: UInt8, digits: ClosedRange<Int>) throws {
+        let unit = try hexUnit(backslash: backslash, letter: letter, digits: digits)
+        var scalar = UInt32(unit)
+        if unit & 0xFC00 == 0xD800 {
+            let name = Character(Unicode.Scalar(letter))
+            guard byte(at: position) == UInt8(ascii: "\\"), byte(at: position + 1) == letter else {
+                throw failure(.invalidEncoding, at: backslash, "\\\(name) escape makes an unpaired UTF-16 high surrogate")
+            }
+            let second = position
+            position += 2
+            let low = try hexUnit(backslash: second, letter: letter, digits: digits)
+            guard low & 0xFC00 == 0xDC00 else {
+                throw failure(.invalidEncoding, at: backslash, "\\\(name) escape makes an unpaired UTF-16 high surrogate")
+            }
+            scalar = 0x10000 + (UInt32(unit & 0x3FF) << 10 | UInt32(low & 0x3FF))
+        } else if unit & 0xFC00 == 0xDC00 {
+            throw failure(.invalidEncoding, at: backslash, "\\\(Character(Unicode.Scalar(letter))) escape makes an unpaired UTF-16 low surrogate")
+        }
+        TextDecoding.appendUTF8(scalar, to: &scratch)
+    }
+
+    /// `digits` hex digits (as many as are there, up to the most) as a UTF-16 code unit.
+    mutating func hexUnit(backslash: Int, letter: UInt8, digits: ClosedRange<Int>) throws -> UInt16 {
+        var unit: UInt16 = 0
+        var count = 0
+        while count < digits.upperBound, position < end, let value = Self.hexValue(text[position]) {
+            unit = unit << 4 | UInt16(value)
+            count += 1
+            position += 1
+        }
+        guard count >= digits.lowerBound else {
+            let howMany = digits.count == 1 ? "\(digits.lowerBound)" : "\(digits.lowerBound) to \(digits.upperBound)"
+            throw failure(.syntax, at: backslash,
+                          "expected \(howMany) hex digits after \\\(Character(Unicode.Scalar(letter))), found \(describe(at: position))")
+        }
+        return unit
+    }
+}
