@@ -30,6 +30,11 @@ let package = Package(
             ],
             path: "Sources/CLI/sandbox"
         ),
+        .executableTarget(
+            name: "plist-benchmark",
+            dependencies: ["PropertyList"],
+            path: "Benchmarks/PlistBenchmark"
+        ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
