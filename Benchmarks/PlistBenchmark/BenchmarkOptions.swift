@@ -2,7 +2,7 @@ import Foundation
 
 /// Command-line options of `plist-benchmark`.
 ///
-///     plist-benchmark [--data DIR] [--large-reps N] [--small-reps N] [--skip-foundation]
+///     plist-benchmark [--data DIR] [--large-reps N] [--small-reps N] [--skip-foundation] [--profile FORMAT-OP]
 struct BenchmarkOptions {
     /// Where benchmarks/gen_data.py wrote its files.
     var dataDirectory = URL(fileURLWithPath: "benchmarks/data")
@@ -12,6 +12,8 @@ struct BenchmarkOptions {
     var smallRepetitions = 200
     /// Leaves out Foundation (its large-input runs take minutes).
     var skipsFoundation = false
+    /// Runs only ours on one operation of the large document (see ``ProfileRun``).
+    var profileCase: String?
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -21,7 +23,8 @@ struct BenchmarkOptions {
             case "--large-reps": largeRepetitions = try Self.count(after: argument, in: &remaining)
             case "--small-reps": smallRepetitions = try Self.count(after: argument, in: &remaining)
             case "--skip-foundation": skipsFoundation = true
-            default: throw BenchmarkFailure("unknown argument \(argument); usage: plist-benchmark [--data DIR] [--large-reps N] [--small-reps N] [--skip-foundation]")
+            case "--profile": profileCase = try Self.value(after: argument, in: &remaining)
+            default: throw BenchmarkFailure("unknown argument \(argument); usage: plist-benchmark [--data DIR] [--large-reps N] [--small-reps N] [--skip-foundation] [--profile FORMAT-OP]")
             }
         }
     }

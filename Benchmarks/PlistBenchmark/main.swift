@@ -10,6 +10,10 @@ func log(_ message: String) {
 }
 
 func runBenchmarks(_ options: BenchmarkOptions) throws {
+    if let profileCase = options.profileCase {
+        let input = try BenchmarkInput(name: "large", directory: options.dataDirectory, repetitions: options.largeRepetitions)
+        return try ProfileRun.run(profileCase, input: input)
+    }
     let inputs = [
         try BenchmarkInput(name: "large", directory: options.dataDirectory, repetitions: options.largeRepetitions),
         try BenchmarkInput(name: "small", directory: options.dataDirectory, repetitions: options.smallRepetitions),
