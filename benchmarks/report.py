@@ -203,7 +203,7 @@ def main():
         KEEP_MARKER,
         "",
     ]
-    text = "\n".join(out) + (kept if kept else "")
+    text = "\n".join(out) + ("\n" + kept if kept else "")
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     with open(args.output, "w") as handle:
         handle.write(text if text.endswith("\n") else text + "\n")
