@@ -36,6 +36,11 @@ let package = Package(
             dependencies: ["SandboxCLI"],
             path: "Sources/CLI/sandbox"
         ),
+        .executableTarget(
+            name: "plist-benchmark",
+            dependencies: ["PropertyList"],
+            path: "Benchmarks/PlistBenchmark"
+        ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
