@@ -35,6 +35,8 @@ struct RandomPropertyList {
         static let xml = Profile(floats: false, subsecondDates: false, controlCharacters: false)
         /// What Python's plistlib keeps: dates to the microsecond only, years 1-9999.
         static let plistlibBinary = Profile(subsecondDates: false)
+        /// JSON has no dates, data or non-finite numbers (they become strings or errors).
+        static let json = Profile(floats: false, nonFiniteReals: false, dates: false, data: false)
         /// biplist also cannot write integers above Int64.max.
         static let biplist = Profile(subsecondDates: false, unsignedAboveInt64: false)
     }

@@ -24,6 +24,25 @@ import Testing
     }
 
     @Test(arguments: seeds)
+    func typedOpenStepRoundTripIsExact(seed: UInt64) throws {
+        var random = RandomPropertyList(seed: seed, profile: .binary)
+        let value = random.value()
+        let decoded = try OpenStepPropertyListReader().read(OpenStepPropertyListWriter(typedScalars: true).write(value))
+        let expected = value.normalized(floorsDates: false, readsUIDDictionaries: true)
+        #expect(decoded.isIdentical(to: expected), "seed \(seed): \(decoded.firstDifference(from: expected) ?? "")")
+    }
+
+    @Test(arguments: seeds)
+    func jsonRoundTripKeepsEverythingJSONCanHold(seed: UInt64) throws {
+        var random = RandomPropertyList(seed: seed, profile: .json)
+        let value = random.value()
+        // Read as JSON explicitly: a top-level JSON scalar is also valid OpenStep text.
+        let decoded = try JSONPropertyListReader().read(try value.encoded(as: .json))
+        let expected = value.normalized(floorsDates: false, readsUIDDictionaries: true)
+        #expect(decoded.isIdentical(to: expected), "seed \(seed): \(decoded.firstDifference(from: expected) ?? "")")
+    }
+
+    @Test(arguments: seeds)
     func binaryOutputIsDeterministicAndStable(seed: UInt64) throws {
         var random = RandomPropertyList(seed: seed, profile: .binary)
         let value = random.value()

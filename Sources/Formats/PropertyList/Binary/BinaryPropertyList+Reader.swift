@@ -28,10 +28,7 @@ public struct BinaryPropertyListReader: Sendable {
 
     /// Decodes a binary property list from raw bytes.
     public func read(bytes: UnsafeRawBufferPointer) throws -> PropertyListValue {
-        guard bytes.count <= limits.maximumInputSize else {
-            throw PropertyListError(.sizeLimitExceeded, format: .binary, location: .byteOffset(0),
-                                    "input of \(bytes.count) bytes is over the limit of \(limits.maximumInputSize)")
-        }
+        try limits.checkInputSize(bytes.count, format: .binary)
         guard bytes.count >= 8, bytes.starts(with: "bplist".utf8) else {
             throw PropertyListError(.unrecognizedFormat, format: .binary, location: .byteOffset(0),
                                     "file does not start with the magic \"bplist\"")

@@ -97,7 +97,8 @@ struct JSONEmitter: TextPropertyListEmitter {
             output.append(utf8: number.description)
         case .float(let number):
             guard number.isFinite else { throw Self.notFinite(number.description) }
-            output.append(utf8: number.description)
+            // Written as the double it widens to, so reading it back gives that exact value.
+            output.append(utf8: Double(number).description)
         case .bool(let flag):
             output.append(flag ? "true" : "false")
         case .date(let date):

@@ -113,7 +113,8 @@ struct OpenStepEmitter: TextPropertyListEmitter {
         case .real(let number):
             writeTyped("R", number.description)
         case .float(let number):
-            writeTyped("R", number.description)
+            // Written as the double it widens to, so reading it back gives that exact value.
+            writeTyped("R", Double(number).description)
         case .bool(let flag):
             if typedScalars { output.append(flag ? "<*BY>" : "<*BN>") } else { output.append(flag ? "YES" : "NO") }
         case .date(let date):

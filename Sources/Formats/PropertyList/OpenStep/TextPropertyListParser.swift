@@ -27,10 +27,7 @@ protocol TextPropertyListParser {
 extension TextPropertyListParser {
     /// Checks the input size, brings the input to UTF-8 and parses it.
     static func parse(_ data: Data, limits: PropertyListLimits) throws -> PropertyListValue {
-        guard data.count <= limits.maximumInputSize else {
-            throw PropertyListError(.sizeLimitExceeded, format: format, location: .byteOffset(0),
-                                    "input of \(data.count) bytes is over the limit of \(limits.maximumInputSize)")
-        }
+        try limits.checkInputSize(data.count, format: format)
         return try data.withUnsafeBytes { raw in
             try TextDecoding.withUTF8(raw, format: format) { utf8 in
                 var parser = Self(text: utf8, limits: limits, position: 0, objectCount: 0, scratch: [])

@@ -20,4 +20,13 @@ public struct PropertyListLimits: Hashable, Sendable {
     public static let `default` = PropertyListLimits()
     /// iOS's depth limit of 128.
     public static let iOS = PropertyListLimits(maximumDepth: 128)
+
+    /// Throws ``PropertyListError/Code/sizeLimitExceeded`` if an input of
+    /// `count` bytes is over ``maximumInputSize``.
+    public func checkInputSize(_ count: Int, format: PropertyListFormat?) throws {
+        guard count <= maximumInputSize else {
+            throw PropertyListError(.sizeLimitExceeded, format: format, location: .byteOffset(0),
+                                    "input of \(count) bytes is over the limit of \(maximumInputSize)")
+        }
+    }
 }

@@ -32,10 +32,7 @@ public struct XMLPropertyListReader: Sendable {
 
     /// Decodes an XML property list from raw bytes.
     public func read(bytes: UnsafeRawBufferPointer) throws -> PropertyListValue {
-        guard bytes.count <= limits.maximumInputSize else {
-            throw PropertyListError(.sizeLimitExceeded, format: .xml, location: .byteOffset(0),
-                                    "input of \(bytes.count) bytes is over the limit of \(limits.maximumInputSize)")
-        }
+        try limits.checkInputSize(bytes.count, format: .xml)
         return try TextDecoding.withUTF8(bytes, format: .xml) { utf8 in
             var parser = XMLPlistParser(text: utf8, limits: limits)
             return try parser.parseDocument()
