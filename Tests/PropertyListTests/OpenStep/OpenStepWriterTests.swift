@@ -67,8 +67,8 @@ import Testing
     @Test func typedRoundTripIsLossless() throws {
         let data = try OpenStepPropertyListWriter(typedScalars: true).write(Self.sample)
         var expected = Self.sample
-        // Single-precision reals come back as the double their text names.
-        expected = .dictionary(expected.dictionaryValue!.mapValues { $0 == .float(0.1) ? .real(0.1) : $0 })
+        // Single-precision reals come back as the double they widen to.
+        expected = .dictionary(expected.dictionaryValue!.mapValues { $0 == .float(0.1) ? .real(Double(Float(0.1))) : $0 })
         #expect(try OpenStepPropertyListReader().read(data) == expected)
     }
 
