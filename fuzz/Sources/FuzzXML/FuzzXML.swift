@@ -1,0 +1,8 @@
+import FuzzSupport
+import PropertyList
+
+/// libFuzzer entry point: reads the input as an XML property list.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    FuzzOracle.check(data, size, format: .xml) { try XMLPropertyListReader(limits: FuzzOracle.limits).read($0) }
+}
