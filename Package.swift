@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainTests",
-            dependencies: ["Keychain"],
+            dependencies: ["Keychain", "PropertyList"],
             path: "Tests/KeychainTests"
         ),
         .testTarget(

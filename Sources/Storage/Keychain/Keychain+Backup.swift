@@ -61,9 +61,12 @@ extension Keychain {
                 throw KeychainError(.authenticationFailed, "the backup is protected by a password; none was given")
             }
             let key = try backupKey(envelope.protection, password: password, salt: envelope.salt, rounds: envelope.rounds)
+            guard let box = try? AES.GCM.SealedBox(combined: envelope.payload) else {
+                throw KeychainError(.decodeFailed, "the backup payload is too short to be sealed data")
+            }
             let plain: Data
             do {
-                plain = try AES.GCM.open(AES.GCM.SealedBox(combined: envelope.payload), using: key,
+                plain = try AES.GCM.open(box, using: key,
                                          authenticating: KeychainBackupFormat.associatedData(envelope.protection))
             } catch {
                 throw KeychainError(.authenticationFailed, envelope.protection == .password
