@@ -70,7 +70,7 @@ let package = Package(
             name: "SandboxCLITests",
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
-            dependencies: ["SandboxCLI", "sandbox", "PropertyList"],
+            dependencies: ["SandboxCLI", "sandbox", "PropertyList", "Keychain"],
             path: "Tests/SandboxCLITests"
         ),
     ]
