@@ -47,7 +47,24 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// The operation that failed.
     public enum Operation: String, Sendable, Hashable, CaseIterable {
-        case open, add, update, query, delete, deviceState, uninstall, export, `import`
+        /// Opening the store.
+        case open
+        /// ``KeychainClient/add(_:_:data:)``.
+        case add
+        /// ``KeychainClient/update(_:with:)``.
+        case update
+        /// ``KeychainClient/query(_:)``.
+        case query
+        /// ``KeychainClient/delete(_:)`` or ``Keychain/reset()``.
+        case delete
+        /// Reading or changing the lock and passcode state.
+        case deviceState
+        /// ``Keychain/appUninstalled(_:remainingApps:)``.
+        case uninstall
+        /// ``Keychain/exportBackup(password:)``.
+        case export
+        /// ``Keychain/importBackup(_:password:)``.
+        case `import`
     }
 
     /// What went wrong.
@@ -71,6 +88,7 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
         return copy
     }
 
+    /// `operation: message (code, OSStatus n)`.
     public var description: String {
         let prefix = operation.map { "\($0.rawValue): " } ?? ""
         return "\(prefix)\(message) (\(code.rawValue), OSStatus \(code.osStatus))"

@@ -77,23 +77,3 @@ public struct KeychainAttributes: Sendable, Hashable {
             accessibility: changes.accessibility ?? accessibility)
     }
 }
-
-/// The protocol of an internet password (`kSecAttrProtocol`), as iOS's
-/// four-character code (`htps`, `ssh `).
-public struct KeychainProtocol: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral {
-    /// The four-character code.
-    public var rawValue: String
-
-    /// A protocol from its code; any string is kept as given.
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    /// A protocol from a string literal.
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public static let http: KeychainProtocol = "http"
-    public static let https: KeychainProtocol = "htps"
-    public static let ftp: KeychainProtocol = "ftp "
-    public static let ssh: KeychainProtocol = "ssh "
-    public static let imap: KeychainProtocol = "imap"
-    public static let smtp: KeychainProtocol = "smtp"
-}

@@ -44,14 +44,24 @@ public enum KeychainItemClass: String, Sendable, Hashable, CaseIterable, Codable
 ///
 /// The raw values are iOS's short attribute codes (`svce`, `acct` …).
 public enum KeychainAttributeName: String, Sendable, Hashable, CaseIterable, Codable {
+    /// ``KeychainAttributes/service``.
     case service = "svce"
+    /// ``KeychainAttributes/account``.
     case account = "acct"
+    /// ``KeychainAttributes/server``.
     case server = "srvr"
+    /// ``KeychainAttributes/protocol``.
     case `protocol` = "ptcl"
+    /// ``KeychainAttributes/port``.
     case port = "port"
+    /// ``KeychainAttributes/path``.
     case path = "path"
+    /// ``KeychainAttributes/label``.
     case label = "labl"
+    /// ``KeychainAttributes/applicationTag``.
     case applicationTag = "atag"
+    /// ``KeychainAttributes/accessGroup``.
     case accessGroup = "agrp"
+    /// ``KeychainAttributes/accessibility``.
     case accessibility = "pdmn"
 }

@@ -36,7 +36,9 @@ public enum KeychainMatchLimit: Sendable, Hashable {
 /// Which parts of each match a lookup returns (`kSecReturnAttributes`,
 /// `kSecReturnData`).
 public struct KeychainReturn: OptionSet, Sendable, Hashable {
+    /// The bits of the set.
     public let rawValue: Int
+    /// A set from its bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// The class, attributes and dates.
