@@ -10,11 +10,14 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "Keychain", targets: ["Keychain"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         .target(
@@ -23,9 +26,21 @@ let package = Package(
             path: "Sources/Formats/PropertyList"
         ),
         .target(
+            name: "Keychain",
+            dependencies: [
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Sources/Storage/Keychain"
+        ),
+        .target(
             name: "SandboxCLI",
             dependencies: [
                 "PropertyList",
+                "Keychain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
@@ -47,10 +62,15 @@ let package = Package(
             path: "Tests/PropertyListTests"
         ),
         .testTarget(
+            name: "KeychainTests",
+            dependencies: ["Keychain", "PropertyList"],
+            path: "Tests/KeychainTests"
+        ),
+        .testTarget(
             name: "SandboxCLITests",
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
-            dependencies: ["SandboxCLI", "sandbox", "PropertyList"],
+            dependencies: ["SandboxCLI", "sandbox", "PropertyList", "Keychain"],
             path: "Tests/SandboxCLITests"
         ),
     ]

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+
+/// Runs the body of a `sandbox keychain` command and turns its failures
+/// into the command's exit status.
+enum KeychainCommandRunner {
+    /// Runs `body`. A usage error is rethrown for ArgumentParser to report
+    /// (status 64); any other error is printed as `Error: …` on standard
+    /// error and gives status 1.
+    static func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            FileOutput.writeToStandardError("Error: \(error)\n")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Writes `text` to standard output.
+    static func print(_ text: String) throws {
+        try FileOutput.writeToStandardOutput(Data(text.utf8))
+    }
+}

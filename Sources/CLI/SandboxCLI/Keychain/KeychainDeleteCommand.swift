@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import Keychain
+import PropertyList
+
+/// `sandbox keychain delete`: deletes every item that matches.
+struct KeychainDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete every item matching the given attributes, and print how many.")
+
+    @OptionGroup var store: KeychainStoreOptions
+    @OptionGroup(title: "Attributes to match") var item: KeychainItemOptions
+
+    func run() throws {
+        try KeychainCommandRunner.run {
+            let count = try store.client().delete(KeychainQuery(item.resolvedClass, item.attributes))
+            if store.json {
+                try FileOutput.writeToStandardOutput(KeychainItemPrinter.json(["deleted": .integer(PropertyListInteger(Int64(count)))]))
+            } else {
+                try KeychainCommandRunner.print("deleted \(count) item\(count == 1 ? "" : "s")\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The SQLite database of one device's keychain, opened through a GRDB
+/// `DatabasePool` (WAL mode: readers never block the writer, and SQLite's
+/// file locks serialize writers across pools and processes).
+struct KeychainStore: Sendable {
+    let pool: DatabasePool
+    let keys: ClassKeys
+
+    /// How long a writer waits for another connection's write to finish
+    /// before reporting `storageFailed`.
+    static let busyTimeout: TimeInterval = 10
+
+    /// Opens (creating if needed) the database at `url` and checks that
+    /// `secret` is the one the store was created with.
+    init(url: URL, secret: KeychainDeviceSecret) throws {
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(Self.busyTimeout)
+            configuration.label = "Keychain"
+            pool = try DatabasePool(path: url.path, configuration: configuration)
+            try StoreSchema.migrator.migrate(pool)
+            let salt = try pool.write { db -> Data in
+                // Two processes may create the store at once; the first row wins
+                // and both then read it.
+                let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+                let check = ClassKeys(secret: secret, salt: salt).check
+                let initial = KeychainDeviceState.initial
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO device (id, salt, secretCheck, isLocked, unlockedSinceBoot, passcodeSet)
+                    VALUES (1, ?, ?, ?, ?, ?)
+                    """, arguments: [salt, check, initial.isLocked, initial.hasBeenUnlockedSinceBoot, initial.isPasscodeSet])
+                return try Data.fetchOne(db, sql: "SELECT salt FROM device WHERE id = 1") ?? salt
+            }
+            keys = ClassKeys(secret: secret, salt: salt)
+            let stored = try pool.read { db in try Data.fetchOne(db, sql: "SELECT secretCheck FROM device WHERE id = 1") }
+            guard stored == keys.check else {
+                throw KeychainError(.authenticationFailed, operation: .open,
+                                    "the device secret is not the one this keychain store was created with")
+            }
+        } catch {
+            throw Self.keychainError(error, during: .open)
+        }
+    }
+
+    /// Runs `body` in a read transaction (a consistent snapshot).
+    func read<T: Sendable>(_ operation: KeychainError.Operation, _ body: @Sendable (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch { throw Self.keychainError(error, during: operation) }
+    }
+
+    /// Runs `body` in an immediate write transaction, rolled back if it throws.
+    func write<T: Sendable>(_ operation: KeychainError.Operation, _ body: @Sendable (Database) throws -> T) throws -> T {
+        do { return try pool.write(body) } catch { throw Self.keychainError(error, during: operation) }
+    }
+
+    /// The lock state as stored.
+    static func deviceState(_ db: Database) throws -> KeychainDeviceState {
+        guard let row = try Row.fetchOne(db, sql: "SELECT isLocked, unlockedSinceBoot, passcodeSet FROM device WHERE id = 1") else {
+            throw KeychainError(.storageFailed, "the keychain store has no device row")
+        }
+        return KeychainDeviceState(isLocked: row["isLocked"], hasBeenUnlockedSinceBoot: row["unlockedSinceBoot"],
+                                   isPasscodeSet: row["passcodeSet"])
+    }
+
+    static func setDeviceState(_ state: KeychainDeviceState, _ db: Database) throws {
+        try db.execute(sql: "UPDATE device SET isLocked = ?, unlockedSinceBoot = ?, passcodeSet = ? WHERE id = 1",
+                       arguments: [state.isLocked, state.hasBeenUnlockedSinceBoot, state.isPasscodeSet])
+    }
+
+    /// Inserts `item`; `duplicateItem` if its identity is taken.
+    static func insert(_ item: StoredItem, _ db: Database) throws {
+        let columnCount = StoredItem.columns.split(separator: ",").count
+        let placeholders = Array(repeating: "?", count: columnCount).joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO item (\(StoredItem.columns)) VALUES (\(placeholders))", arguments: item.arguments)
+    }
+
+    /// Replaces the row of `item` (matched by persistent identifier).
+    static func replace(_ item: StoredItem, _ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE item SET class = ?, accessGroup = ?, accessibility = ?, identity = ?, service = ?, account = ?, \
+            server = ?, protocol = ?, port = ?, path = ?, label = ?, applicationTag = ?, creationDate = ?, \
+            modificationDate = ?, sealedData = ? WHERE persistentID = ?
+            """, arguments: [item.itemClass.rawValue, item.accessGroup, item.accessibility.rawValue, item.identity,
+                             item.attributes.service, item.attributes.account, item.attributes.server,
+                             item.attributes.protocol?.rawValue, item.attributes.port.map { Int64($0) },
+                             item.attributes.path, item.attributes.label, item.attributes.applicationTag,
+                             item.creationDate.timeIntervalSince1970, item.modificationDate.timeIntervalSince1970,
+                             item.sealedData, item.persistentID])
+    }
+
+    /// Deletes the rows with these persistent identifiers.
+    static func delete(_ items: [StoredItem], _ db: Database) throws {
+        for item in items {
+            try db.execute(sql: "DELETE FROM item WHERE persistentID = ?", arguments: [item.persistentID])
+        }
+    }
+
+    /// `error` as a ``KeychainError``: a unique-constraint failure is a
+    /// duplicate item; any other database failure is `storageFailed`.
+    static func keychainError(_ error: any Error, during operation: KeychainError.Operation) -> KeychainError {
+        if let error = error as? KeychainError { return error.during(operation) }
+        if let error = error as? DatabaseError {
+            if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                return KeychainError(.duplicateItem, operation: operation, "an item with the same identity already exists")
+            }
+            return KeychainError(.storageFailed, operation: operation, "SQLite: \(error.message ?? "\(error.resultCode)")")
+        }
+        return KeychainError(.storageFailed, operation: operation, "\(error)")
+    }
+}
