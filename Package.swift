@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, lowest first. A module depends only on modules listed above it:
-//   Formats:  PropertyList
+//   Formats:  PropertyList, KeyedArchive
 //   CLI:      SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
 // See docs/ARCHITECTURE.md.
 let package = Package(
@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "Keychain", targets: ["Keychain"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
     ],
@@ -24,6 +25,11 @@ let package = Package(
             name: "PropertyList",
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
             path: "Sources/Formats/PropertyList"
+        ),
+        .target(
+            name: "KeyedArchive",
+            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
+            path: "Sources/Formats/KeyedArchive"
         ),
         .target(
             name: "Keychain",
@@ -60,6 +66,11 @@ let package = Package(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
             path: "Tests/PropertyListTests"
+        ),
+        .testTarget(
+            name: "KeyedArchiveTests",
+            dependencies: ["KeyedArchive", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
+            path: "Tests/KeyedArchiveTests"
         ),
         .testTarget(
             name: "KeychainTests",
