@@ -46,6 +46,7 @@ let package = Package(
             name: "SandboxCLI",
             dependencies: [
                 "PropertyList",
+                "KeyedArchive",
                 "Keychain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -81,7 +82,7 @@ let package = Package(
             name: "SandboxCLITests",
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
-            dependencies: ["SandboxCLI", "sandbox", "PropertyList", "Keychain"],
+            dependencies: ["SandboxCLI", "sandbox", "PropertyList", "KeyedArchive", "Keychain"],
             path: "Tests/SandboxCLITests"
         ),
     ]

@@ -1,0 +1,30 @@
+import KeyedArchive
+
+/// How many times each object of a generic graph is referenced, found by an
+/// iterative walk (an archive's chains can be longer than any stack).
+struct ArchiveReferenceCounts {
+    private var counts: [ObjectIdentifier: Int] = [:]
+
+    init<Roots: Sequence>(roots: Roots) where Roots.Element == ArchivedValue {
+        var pending = Array(roots)
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let object) where object.archiveClass != nil:
+                counts[ObjectIdentifier(object), default: 0] += 1
+                if counts[ObjectIdentifier(object)] == 1 {
+                    pending.append(contentsOf: object.fields.values)
+                    pending.append(contentsOf: object.unkeyed)
+                }
+            case .array(let elements):
+                pending.append(contentsOf: elements)
+            case .dictionary(let entries):
+                pending.append(contentsOf: entries.values)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Whether `object` is referenced from more than one place.
+    func isShared(_ object: ArchivedObject) -> Bool { (counts[ObjectIdentifier(object)] ?? 0) > 1 }
+}
