@@ -63,6 +63,11 @@ let package = Package(
             dependencies: ["PropertyList"],
             path: "Benchmarks/PlistBenchmark"
         ),
+        .executableTarget(
+            name: "archive-benchmark",
+            dependencies: ["KeyedArchive", "PropertyList"],
+            path: "Benchmarks/ArchiveBenchmark"
+        ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],

@@ -42,7 +42,7 @@ repeat() {
     printf '%s' "$out"
 }
 
-for reader in binary xml openstep json detect; do
+for reader in binary xml openstep json detect archive; do
     mkdir -p "$build/corpus-$reader"
 done
 
@@ -118,6 +118,35 @@ for depth in 511 512 513; do
     seed json "depth-$depth" "$(repeat '[' $depth)$(repeat ']' $depth)"
 done
 
+# --- keyed archives ------------------------------------------------------------
+copy_fixtures archive 'keyed_archive/*' 'malformed/*archive*'
+if command -v python3 >/dev/null; then
+    # Hand-built archives: cycles, shared objects, deep chains, Foundation classes.
+    python3 - "$build/corpus-archive" <<'PY'
+import plistlib, sys
+out = sys.argv[1]
+U = plistlib.UID
+def save(name, objects, top=None):
+    archive = {"$archiver": "NSKeyedArchiver", "$version": 100000,
+               "$top": top or {"root": U(1)}, "$objects": ["$null"] + objects}
+    for fmt, suffix in ((plistlib.FMT_BINARY, "bin"), ):
+        with open(f"{out}/seed-{name}.{suffix}", "wb") as f:
+            f.write(plistlib.dumps(archive, fmt=fmt, sort_keys=False))
+cls = lambda name, *supers: {"$classname": name, "$classes": [name, *supers, "NSObject"]}
+save("cycle", [{"$class": U(2), "NS.objects": [U(1), U(3)]}, cls("NSMutableArray", "NSArray"), "x"])
+save("dict", [{"$class": U(2), "NS.keys": [U(3), U(4)], "NS.objects": [U(5), U(0)]}, cls("NSDictionary"), "k", "l", 1.5])
+save("counted", [{"$class": U(2), "NS.count": 1, "NS.object0": U(3), "NS.count0": 4}, cls("NSCountedSet", "NSMutableSet", "NSSet"), 7])
+save("ordered", [{"$class": U(2), "NS.object.0": U(3), "NS.object.1": U(1)}, cls("NSOrderedSet"), True])
+save("url", [{"$class": U(2), "NS.base": U(3), "NS.relative": U(4)}, cls("NSURL"),
+             {"$class": U(2), "NS.base": U(0), "NS.relative": U(5)}, "a/b", "https://example.com/"])
+save("value", [{"$class": U(2), "NS.special": 3, "NS.rectval": U(3)}, cls("NSValue"), "{{1, 2}, {3, 4}}"])
+save("custom", [{"$class": U(2), "$$escaped": 1, "$0": U(3), "$1": U(0), "date": U(4)}, cls("Custom"), "u",
+                {"$class": U(5), "NS.time": 1.0}, cls("NSDate")])
+chain = [{"$class": U(1001), "NS.objects": [U(i + 2)]} for i in range(999)] + [{"$class": U(1001), "NS.objects": []}, cls("NSArray")]
+save("chain-1000", chain)
+PY
+fi
+
 # --- detection: every seed of every format ------------------------------------
 for reader in binary xml openstep json; do
     for file in "$build/corpus-$reader"/seed-* "$build/corpus-$reader"/fixture-*; do
@@ -125,6 +154,6 @@ for reader in binary xml openstep json; do
     done
 done
 
-for reader in binary xml openstep json detect; do
+for reader in binary xml openstep json detect archive; do
     echo "corpus-$reader: $(find "$build/corpus-$reader" -type f | wc -l) files"
 done

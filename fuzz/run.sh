@@ -3,7 +3,7 @@
 #
 # Usage: fuzz/run.sh [seconds-per-reader] [reader...]
 #   seconds-per-reader  default 60
-#   reader              binary xml openstep json detect (default: all)
+#   reader              binary xml openstep json detect archive (default: all)
 #
 # Prints the executions per reader and exits non-zero if any harness found a
 # crash, a hang (over 10 s on one input) or an out-of-memory (over 2 GiB).
@@ -15,20 +15,26 @@ set -euo pipefail
 seconds=${1:-60}
 shift || true
 readers=("$@")
-[[ ${#readers[@]} -gt 0 ]] || readers=(binary xml openstep json detect)
+[[ ${#readers[@]} -gt 0 ]] || readers=(binary xml openstep json detect archive)
 
 fuzz_dir=$(cd "$(dirname "$0")" && pwd)
 build=$fuzz_dir/build
 
 # SwiftPM's --sanitize=fuzzer (unlike -Xswiftc -sanitize=fuzzer) leaves the
 # executables' `main` alone, so libFuzzer's own `main` is linked in. The
-# flags reach every module, so PropertyList is instrumented for coverage
+# flags reach every module, so PropertyList and KeyedArchive are instrumented for coverage
 # and checked by AddressSanitizer too.
+#
+# SwiftPM passes the two sanitizers as separate -sanitize= flags, and
+# swiftc keeps only the last for compiling: without the explicit
+# -sanitize-coverage below no code is instrumented for coverage and
+# libFuzzer mutates blind ("no interesting inputs … Is the code
+# instrumented for coverage?", corpus stuck at 1 input).
+flags=(--sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library
+       -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp)
 echo "== building harnesses"
-swift build -c release --package-path "$fuzz_dir" --scratch-path "$build/spm" \
-    --sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library
-bin=$(swift build -c release --package-path "$fuzz_dir" --scratch-path "$build/spm" \
-    --sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library --show-bin-path)
+swift build -c release --package-path "$fuzz_dir" --scratch-path "$build/spm" "${flags[@]}"
+bin=$(swift build -c release --package-path "$fuzz_dir" --scratch-path "$build/spm" "${flags[@]}" --show-bin-path)
 
 echo "== building seed corpora"
 "$fuzz_dir/make-corpus.sh"
@@ -41,6 +47,7 @@ harness_name() {
         openstep) echo FuzzOpenStep ;;
         json) echo FuzzJSON ;;
         detect) echo FuzzDetect ;;
+        archive) echo FuzzKeyedArchive ;;
         *) echo "unknown reader: $1" >&2; exit 2 ;;
     esac
 }

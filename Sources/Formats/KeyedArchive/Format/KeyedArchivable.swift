@@ -73,7 +73,7 @@ extension KeyedArchivable {
 
     /// Reads an object dictionary whose class is this type's (or mapped to it).
     public static func unarchive(_ reference: PropertyListUID, with unarchiver: KeyedUnarchiver) throws -> Self {
-        try unarchiver.decodeObject(at: reference, acceptingClassNames: unarchiver.classNames(for: Self.self)) { coder, _ in
+        try unarchiver.decodeObject(at: reference, acceptingClassNames: unarchiver.classNames(for: Self.self), decoding: Self.self) { coder, _ in
             try Self(from: coder)
         }
     }

@@ -135,3 +135,22 @@ extension KeyedUnarchiver {
         }
     }
 }
+
+extension KeyedUnarchiver {
+    /// Empties every generic object this unarchiver created (fields,
+    /// un-keyed values, Foundation readings) and forgets them.
+    ///
+    /// Objects in a cycle keep each other alive, as any reference cycle
+    /// does; a program that reads untrusted archives generically and keeps
+    /// running calls this when it is done with the graph, so their memory is
+    /// freed. The objects stay valid but empty.
+    public func discardGraph() {
+        for object in graphObjects.values {
+            object.fields = [:]
+            object.unkeyed = []
+            object.foundationValue = nil
+        }
+        graphObjects = [:]
+        pendingGraphObjects = []
+    }
+}

@@ -20,6 +20,10 @@ extension KeyedUnarchiver {
     /// The class of the object dictionary `entry` at `index`, validated and,
     /// under secure decoding, checked against the allowed names.
     func objectClass(of entry: OrderedDictionary<String, PropertyListValue>, at index: Int) throws -> KeyedArchiveClass {
+        try objectClassAndIndex(of: entry, at: index).archiveClass
+    }
+
+    func objectClassAndIndex(of entry: OrderedDictionary<String, PropertyListValue>, at index: Int) throws -> (archiveClass: KeyedArchiveClass, classIndex: Int) {
         guard let classValue = entry[KeyedArchiveFormat.classKey] else {
             throw KeyedArchiveError(.missingClass, objectIndex: index, "the object dictionary has no $class")
         }
@@ -31,7 +35,7 @@ extension KeyedUnarchiver {
             throw KeyedArchiveError(.disallowedClass, objectIndex: index,
                                     "class \(archiveClass.name) is not among the allowed classes")
         }
-        return archiveClass
+        return (archiveClass, Int(classReference.value))
     }
 
     func classDescription(at reference: PropertyListUID, usedBy index: Int) throws -> KeyedArchiveClass {
@@ -69,18 +73,25 @@ extension KeyedUnarchiver {
     /// of its superclasses) must be one of `acceptingClassNames`.
     ///
     /// This is the building block of ``KeyedArchivable``; conformances of
-    /// your own rarely need it directly.
-    public func decodeObject<R>(at reference: PropertyListUID, acceptingClassNames: [String],
+    /// your own rarely need it directly. Passing the decoded `type` lets the
+    /// class check be done once per class and type instead of per object.
+    public func decodeObject<R>(at reference: PropertyListUID, acceptingClassNames: @autoclosure () -> [String],
+                                decoding type: Any.Type? = nil,
                                 _ body: (KeyedUnarchiver, KeyedArchiveClass) throws -> R) throws -> R {
         let index = try checkedIndex(reference)
         guard case .dictionary(let entry) = objects[index] else {
             throw KeyedArchiveError(.typeMismatch, objectIndex: index,
-                                    "expected an object of class \(acceptingClassNames.first ?? "?"), found a plain \(objects[index].typeName)")
+                                    "expected an object of class \(acceptingClassNames().first ?? "?"), found a plain \(objects[index].typeName)")
         }
-        let archiveClass = try objectClass(of: entry, at: index)
-        guard archiveClass.classes.contains(where: acceptingClassNames.contains) else {
-            throw KeyedArchiveError(.typeMismatch, objectIndex: index,
-                                    "expected class \(acceptingClassNames.joined(separator: " or ")), found \(archiveClass.name)")
+        let (archiveClass, classIndex) = try objectClassAndIndex(of: entry, at: index)
+        let typeKey = type.map(ObjectIdentifier.init)
+        if typeKey == nil || acceptedTypes[classIndex] != typeKey {
+            let names = acceptingClassNames()
+            guard archiveClass.classes.contains(where: names.contains) else {
+                throw KeyedArchiveError(.typeMismatch, objectIndex: index,
+                                        "expected class \(names.joined(separator: " or ")), found \(archiveClass.name)")
+            }
+            if let typeKey { acceptedTypes[classIndex] = typeKey }
         }
         guard depth < maximumDepth else {
             throw KeyedArchiveError(.depthLimitExceeded, objectIndex: index, "objects are nested more than \(maximumDepth) deep")
@@ -106,7 +117,10 @@ extension KeyedUnarchiver {
     public func decodeReference<T: KeyedArchiveRepresentable>(_ reference: PropertyListUID, as type: T.Type, key: String? = nil) throws -> T? {
         if reference.value == 0 { return nil }
         let index = try checkedIndex(reference, key: key)
-        if T.self is ArchivedObject.Type || T.self is ArchivedValue.Type {
+        // Plain strings, numbers and data refer to nothing: no cycle, no
+        // sharing worth caching.
+        guard case .dictionary = objects[index] else { return try T.unarchive(reference, with: self) }
+        if T.self == ArchivedObject.self || T.self == ArchivedValue.self {
             return try T.unarchive(reference, with: self)
         }
         if let cached = decoded[index] as? T { return cached }

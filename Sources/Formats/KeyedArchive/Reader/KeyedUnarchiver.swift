@@ -30,8 +30,11 @@ public final class KeyedUnarchiver {
     var unkeyedCount = 0
     var depth = 0
     var inProgress: [Bool]
-    var decoded: [Int: Any] = [:]
+    /// Each object dictionary's last decoded value, by index.
+    var decoded: [Any?]
     var classes: [Int: KeyedArchiveClass] = [:]
+    /// The type last found to accept each class (by class index).
+    var acceptedTypes: [Int: ObjectIdentifier] = [:]
     var graphObjects: [Int: ArchivedObject] = [:]
     var pendingGraphObjects: [ArchivedObject] = []
     var fillingGraph = false
@@ -70,6 +73,7 @@ public final class KeyedUnarchiver {
         self.fields = table.top
         self.maximumDepth = maximumDepth
         self.inProgress = Array(repeating: false, count: table.objects.count)
+        self.decoded = Array(repeating: nil, count: table.objects.count)
     }
 
     /// Turns on secure decoding: from now on an object whose class is not
