@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "Keychain", targets: ["Keychain"]),
+        .library(name: "Preferences", targets: ["Preferences"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
     ],
     dependencies: [
@@ -43,11 +44,21 @@ let package = Package(
             path: "Sources/Storage/Keychain"
         ),
         .target(
+            name: "Preferences",
+            dependencies: [
+                "PropertyList",
+                "KeyedArchive",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            path: "Sources/Storage/Preferences"
+        ),
+        .target(
             name: "SandboxCLI",
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
                 "Keychain",
+                "Preferences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
@@ -80,8 +91,25 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainTests",
-            dependencies: ["Keychain", "PropertyList"],
+            dependencies: ["Keychain", "PropertyList", "prefs-stress-writer"],
             path: "Tests/KeychainTests"
+        ),
+        .executableTarget(
+            name: "prefs-benchmark",
+            dependencies: ["Preferences", "PropertyList"],
+            path: "Benchmarks/PreferencesBenchmark"
+        ),
+        .executableTarget(
+            // Spawned by PreferencesTests and KeychainTests as the "other process".
+            name: "prefs-stress-writer",
+            dependencies: ["Preferences", "Keychain", "PropertyList"],
+            path: "Tests/Helpers/PrefsStressWriter"
+        ),
+        .testTarget(
+            name: "PreferencesTests",
+            dependencies: ["Preferences", "PropertyList", "prefs-stress-writer",
+                           .product(name: "OrderedCollections", package: "swift-collections")],
+            path: "Tests/PreferencesTests"
         ),
         .testTarget(
             name: "SandboxCLITests",
