@@ -102,7 +102,8 @@ let package = Package(
         .executableTarget(
             // Spawned by PreferencesTests and KeychainTests as the "other process".
             name: "prefs-stress-writer",
-            dependencies: ["Preferences", "Keychain", "PropertyList"],
+            dependencies: ["Preferences", "Keychain", "PropertyList",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Helpers/PrefsStressWriter"
         ),
         .testTarget(

@@ -1,0 +1,112 @@
+// prefs-stress-writer: the "other process" of the Preferences and Keychain
+// multi-process tests. Each subcommand does one job against a shared store
+// and exits 0 on success; the tests spawn several at once.
+import ArgumentParser
+import Foundation
+import Keychain
+import Preferences
+import PropertyList
+
+struct StressWriter: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prefs-stress-writer",
+        abstract: "Writes to a preferences domain or a keychain store, for multi-process tests.",
+        subcommands: [SetKeys.self, FlushLoop.self, AddKeychainItems.self])
+}
+
+/// Sets `count` distinct keys `<prefix>-<n>`, synchronizing every `every` sets.
+struct SetKeys: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "set-keys")
+
+    @OptionGroup var domain: DomainOptions
+    @Option var prefix: String
+    @Option var count: Int
+    @Option(help: "Synchronize after this many sets (0: only at the end).") var every = 50
+
+    func run() throws {
+        let prefs = try domain.open()
+        for index in 0..<count {
+            prefs.set("\(prefix) value \(index)", forKey: "\(prefix)-\(index)")
+            if every > 0, (index + 1) % every == 0 { try prefs.synchronize() }
+        }
+        try prefs.synchronize()
+    }
+}
+
+/// Rewrites every key `k-<n>` (n < keys) with the generation number, over
+/// and over, printing "ready" after the first write; the crash test kills it.
+struct FlushLoop: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "flush-loop")
+
+    @OptionGroup var domain: DomainOptions
+    @Option var keys: Int
+    @Option var padding = 200
+
+    func run() throws {
+        let prefs = try domain.open()
+        let filler = String(repeating: "x", count: padding)
+        var generation = 1
+        while true {
+            for index in 0..<keys { prefs.set("\(generation) \(filler)", forKey: "k-\(index)") }
+            try prefs.synchronize()
+            if generation == 1 { FileHandle.standardOutput.write(Data("ready\n".utf8)) }
+            generation += 1
+        }
+    }
+}
+
+/// Adds `count` generic passwords with service `<prefix>` and accounts 0…count-1.
+struct AddKeychainItems: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "keychain-add")
+
+    @Option var store: String
+    @Option(help: "The device secret as hex.") var secret: String
+    @Option var app: String
+    @Option var prefix: String
+    @Option var count: Int
+
+    func run() throws {
+        guard let bytes = Data(hex: secret) else { throw ValidationError("--secret must be hex") }
+        let keychain = try Keychain(storeDirectory: URL(fileURLWithPath: store, isDirectory: true),
+                                    deviceSecret: try KeychainDeviceSecret(bytes))
+        let client = keychain.client(for: KeychainEntitlements(applicationIdentifier: app))
+        for index in 0..<count {
+            try client.add(.genericPassword, KeychainAttributes(service: prefix, account: "\(index)"),
+                           data: Data("\(prefix)-\(index)".utf8))
+        }
+    }
+}
+
+/// Which domain to open.
+struct DomainOptions: ParsableArguments {
+    @Option(help: "The domain's plist file.") var file: String
+    @Flag(help: "Write only on synchronize (no coalesced background writes).") var manual = false
+
+    func open() throws -> Preferences {
+        try Preferences(domainFile: URL(fileURLWithPath: file),
+                        configuration: .init(coalescingDelay: manual ? nil : 0.01))
+    }
+}
+
+extension Data {
+    init?(hex: String) {
+        var bytes: [UInt8] = []
+        var iterator = hex.utf8.makeIterator()
+        while let high = iterator.next() {
+            guard let low = iterator.next(), let h = Self.nibble(high), let l = Self.nibble(low) else { return nil }
+            bytes.append(h << 4 | l)
+        }
+        self.init(bytes)
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+StressWriter.main()

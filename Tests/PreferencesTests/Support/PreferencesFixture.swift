@@ -1,0 +1,40 @@
+import Foundation
+import Preferences
+import PropertyList
+
+/// An app's preferences directory in a temporary directory, and stores on it.
+struct PreferencesFixture {
+    static let bundleIdentifier = "com.example.app"
+
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+
+    /// `Library/Preferences` of the app.
+    var preferencesDirectory: URL { directory.url.appendingPathComponent("Library/Preferences", isDirectory: true) }
+    /// The app domain's file.
+    var domainFile: URL { preferencesDirectory.appendingPathComponent("\(Self.bundleIdentifier).plist") }
+    /// The global domain's file.
+    var globalFile: URL { preferencesDirectory.appendingPathComponent(Preferences.globalDomainFileName) }
+
+    /// A store on the app domain. Unless `shared`, it has a domain of its
+    /// own, as a store in another process would.
+    func open(arguments: [String] = [], coalescingDelay: TimeInterval? = nil, shared: Bool = false,
+              observationInterval: TimeInterval = 0.02) throws -> Preferences {
+        try Preferences(domainFile: domainFile, globalDomainFile: globalFile, homeDirectory: directory.url,
+                        configuration: .init(arguments: arguments, coalescingDelay: coalescingDelay,
+                                             observationInterval: observationInterval, sharesDomainsInProcess: shared))
+    }
+
+    /// The app domain's file decoded, or `nil` if there is none.
+    func fileContents(_ url: URL? = nil) throws -> PropertyListValue? {
+        guard let bytes = FileManager.default.contents(atPath: (url ?? domainFile).path) else { return nil }
+        return try PropertyListValue(data: bytes)
+    }
+
+    /// Writes `value` to `url` in `format`, as another tool would.
+    func writeFile(_ value: PropertyListValue, to url: URL, format: PropertyListFormat = .binary) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try value.encoded(as: format).write(to: url)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// The `prefs-stress-writer` executable of this build: the other process
+/// of the multi-process tests.
+enum StressWriter {
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static let executable: URL? = {
+        let name = "prefs-stress-writer"
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent(name),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
+            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
+            packageRoot.appendingPathComponent(".build/debug/\(name)"),
+        ].compactMap { $0 }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// Starts the writer with `arguments`; standard output goes to `output`
+    /// if given, else is discarded.
+    static func start(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+        let executable = try #require(executable, "prefs-stress-writer was not built")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output ?? FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs the writer to the end and returns its exit status.
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let process = try start(arguments)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
