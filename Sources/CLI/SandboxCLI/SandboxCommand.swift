@@ -10,7 +10,7 @@ public struct SandboxCommand: ParsableCommand {
         commandName: "sandbox",
         abstract: "The iOS app data-storage system: containers, property lists, backups.",
         version: "0.1.0",
-        subcommands: [PlistCommand.self, ArchiveCommand.self, KeychainCommand.self]
+        subcommands: [PlistCommand.self, ArchiveCommand.self, KeychainCommand.self, DefaultsCommand.self]
     )
 
     /// Creates the command; ArgumentParser fills it in from the arguments.

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import Preferences
+import PropertyList
+
+/// `sandbox defaults domains`: the domains in a container.
+struct DefaultsDomainsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "domains", abstract: "List the domains in the container's Library/Preferences.")
+
+    @OptionGroup var options: DefaultsOptions
+
+    func run() throws {
+        try DefaultsRunner.run {
+            let names = try Self.domainNames(options)
+            if options.json {
+                try DefaultsPrinter.print(["domains": .array(names.map(PropertyListValue.string))], json: true)
+            } else {
+                try FileOutput.writeToStandardOutput(Data((names.joined(separator: ", ") + "\n").utf8))
+            }
+        }
+    }
+
+    /// The bundle ids with a plist in the container, sorted; the global
+    /// domain and lock or temporary files are not domains.
+    static func domainNames(_ options: DefaultsOptions) throws -> [String] {
+        let directory = try options.preferencesDirectory()
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            if !FileManager.default.fileExists(atPath: directory.path) { return [] }
+            throw DefaultsError("cannot list \(directory.path): \(error.localizedDescription)")
+        }
+        return names.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }
+            .map { String($0.dropLast(".plist".count)) }
+            .sorted()
+    }
+}
