@@ -5,8 +5,9 @@ extension Preferences {
     /// The write is ``PreferencesDurability/atomic``: visible to other
     /// processes and safe from a crash of this one when the call returns.
     public func synchronize() throws {
-        try primary.flush(durability: .atomic)
-        try primary.reloadIfChanged()
+        // A flush re-reads the file under the lock, so it has already
+        // picked up other processes' changes.
+        if try !primary.flush(durability: .atomic) { try primary.reloadIfChanged() }
         try global?.reloadIfChanged()
     }
 

@@ -147,14 +147,15 @@ final class PersistentDomain: @unchecked Sendable {
     // MARK: Flushing and reloading
 
     /// Writes this process's unflushed changes, merged key by key into the
-    /// file as it is now. Does nothing when nothing changed.
-    func flush(durability: PreferencesDurability) throws {
+    /// file as it is now. Does nothing and returns false when nothing changed.
+    @discardableResult
+    func flush(durability: PreferencesDurability) throws -> Bool {
         ioLock.lock()
         defer { ioLock.unlock() }
         let (pending, pendingValues, knownBytes, knownDisk) = stateLock.withLock {
             (dirty, dirty.keys.map { ($0, values[$0]) }, diskBytes, disk)
         }
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty else { return false }
         let external: Set<String> = try storage.withExclusiveLock {
             let bytes = try storage.read()
             let changedOnDisk = bytes != knownBytes
@@ -183,6 +184,7 @@ final class PersistentDomain: @unchecked Sendable {
             return changedOnDisk ? adoptDisk() : []
         }
         if !external.isEmpty { observers.notify(PreferencesChange(keys: external, origin: .anotherProcess)) }
+        return true
     }
 
     /// Re-reads the file if another process replaced it, and reports the

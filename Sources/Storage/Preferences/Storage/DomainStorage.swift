@@ -53,21 +53,37 @@ struct FileDomainStorage: DomainStorage {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/." + url.lastPathComponent + ".\(Platform.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        do {
-            try createDirectoryIfMissing(directory)
+        let replace = { () throws(Platform.CallError) in
             try Platform.replaceFile(path, with: data, temporaryPath: temporary, durable: durability == .durable)
-        } catch let error as Platform.CallError {
-            throw PreferencesError(.storageFailed, path: path, "cannot write (\(error.call)): \(error.reason)")
+        }
+        do {
+            try replace()
+        } catch where error.isNotFound {
+            // The first write of a domain creates Library/Preferences.
+            try createDirectoryIfMissing(directory)
+            do { try replace() } catch { throw Self.failure("write", error, path) }
+        } catch {
+            throw Self.failure("write", error, path)
         }
     }
 
     func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
         do {
-            try createDirectoryIfMissing(URL(fileURLWithPath: path).deletingLastPathComponent().path)
             return try Platform.withExclusiveLock(lockPath, body)
+        } catch let error as Platform.CallError where error.isNotFound {
+            try createDirectoryIfMissing(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+            do {
+                return try Platform.withExclusiveLock(lockPath, body)
+            } catch let error as Platform.CallError {
+                throw Self.failure("lock", error, path)
+            }
         } catch let error as Platform.CallError {
-            throw PreferencesError(.storageFailed, path: path, "cannot lock (\(error.call)): \(error.reason)")
+            throw Self.failure("lock", error, path)
         }
+    }
+
+    private static func failure(_ operation: String, _ error: Platform.CallError, _ path: String) -> PreferencesError {
+        PreferencesError(.storageFailed, path: path, "cannot \(operation) (\(error.call)): \(error.reason)")
     }
 
     private func createDirectoryIfMissing(_ directory: String) throws {
