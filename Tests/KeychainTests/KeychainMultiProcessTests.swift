@@ -1,0 +1,43 @@
+import Foundation
+import Keychain
+import Testing
+
+/// Several real processes adding to one store at once.
+@Suite struct KeychainMultiProcessTests {
+    /// `prefs-stress-writer`, built beside this test bundle.
+    private static let writer: URL? = {
+        let name = "prefs-stress-writer"
+        return [
+            Bundle.main.bundleURL.appendingPathComponent(name),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
+            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
+        ].compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    @Test func fourProcessesAddingDistinctItemsLoseNone() throws {
+        let fixture = try KeychainFixture()
+        let executable = try #require(Self.writer, "prefs-stress-writer was not built")
+        let secret = fixture.secret.bytes.map { String(format: "%02x", $0) }.joined()
+        let perProcess = 150
+        let processes = try (0..<4).map { index in
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = [
+                "keychain-add", "--store", fixture.directory.path, "--secret", secret,
+                "--app", Apps.mail.accessGroups[1], "--prefix", "process \(index)", "--count", "\(perProcess)",
+            ]
+            try process.run()
+            return process
+        }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+
+        let items = try fixture.keychain.client(for: Apps.mail).query(.init(.genericPassword, limit: .all, returning: .all))
+        #expect(items.count == 4 * perProcess)
+        for index in 0..<4 {
+            let found = items.filter { $0.attributes.service == "process \(index)" }
+            #expect(found.count == perProcess, "process \(index)")
+            #expect(found.allSatisfy { $0.data == Data("process \(index)-\($0.attributes.account ?? "")".utf8) })
+        }
+    }
+}
