@@ -37,9 +37,15 @@ struct FileDomainStorage: DomainStorage {
 
     init(path: String) { self.path = path }
 
-    /// The lock file beside the domain file; every writer of the domain
-    /// locks it, never the domain file itself, which is replaced on each write.
-    var lockPath: String { path + ".lock" }
+    /// The lock file beside the domain file, `.<name>.lock`: the name
+    /// `AppContainer.withExclusiveLock(on:)` uses, so a tool writing the file
+    /// by path and an app writing it through its container exclude each
+    /// other. Every writer locks it, never the domain file itself, which is
+    /// replaced on each write.
+    var lockPath: String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".lock").path
+    }
 
     func read() throws -> Data? {
         do {
