@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "Keychain", targets: ["Keychain"]),
         .library(name: "Preferences", targets: ["Preferences"]),
+        .library(name: "Container", targets: ["Container"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
     ],
     dependencies: [
@@ -51,6 +52,15 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Sources/Storage/Preferences"
+        ),
+        .target(
+            name: "Container",
+            dependencies: [
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/Storage/Container"
         ),
         .target(
             name: "SandboxCLI",
@@ -111,6 +121,11 @@ let package = Package(
             dependencies: ["Preferences", "PropertyList", "prefs-stress-writer",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Tests/PreferencesTests"
+        ),
+        .testTarget(
+            name: "ContainerTests",
+            dependencies: ["Container", "PropertyList"],
+            path: "Tests/ContainerTests"
         ),
         .testTarget(
             name: "SandboxCLITests",

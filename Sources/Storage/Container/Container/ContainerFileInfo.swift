@@ -1,0 +1,33 @@
+import Foundation
+
+/// What ``AppContainer/attributes(_:)`` reports about an item. A symbolic
+/// link is described itself, not its target.
+public struct ContainerFileInfo: Sendable, Hashable {
+    /// Size in bytes.
+    public var size: UInt64
+    /// The full `st_mode`: type bits and permissions.
+    public var mode: UInt32
+    /// Last content modification.
+    public var modificationDate: Date
+    /// Creation date, when the file system reports one.
+    public var creationDate: Date?
+    /// The inode number.
+    public var inode: UInt64
+    /// Whether the item is a directory.
+    public var isDirectory: Bool
+    /// Whether the item is a symbolic link.
+    public var isSymbolicLink: Bool
+
+    /// The permission bits (`mode & 0o7777`).
+    public var permissions: UInt32 { mode & 0o7777 }
+
+    init(_ stat: PlatformStat) {
+        size = stat.size
+        mode = stat.mode
+        modificationDate = stat.modificationDate
+        creationDate = nil
+        inode = stat.inode
+        isDirectory = stat.isDirectory
+        isSymbolicLink = stat.isSymbolicLink
+    }
+}

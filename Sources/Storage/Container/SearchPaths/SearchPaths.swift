@@ -1,0 +1,92 @@
+import Foundation
+
+/// `NSHomeDirectory`, `NSTemporaryDirectory` and
+/// `NSSearchPathForDirectoriesInDomains` as an iOS app sees them: the user
+/// domain resolves into the app's container, the local, network and system
+/// domains into the device's read-only system root, so
+/// `.applicationDirectory` in the system domain is `<systemRoot>/Applications`.
+///
+/// Foundation on Linux answers with XDG directories (`~/.cache`,
+/// `~/Documents`) and nothing at all for `.libraryDirectory`; this type never
+/// consults the host's home.
+public struct SearchPaths: Sendable {
+    /// The app's container (the user domain).
+    public let container: AppContainer
+    /// The device's read-only system directory (the other domains).
+    public let systemRoot: URL
+
+    /// Creates search paths for an app on a device.
+    public init(container: AppContainer, systemRoot: URL) {
+        self.container = container
+        self.systemRoot = systemRoot
+    }
+
+    /// `NSHomeDirectory()`: the container root, without a trailing slash.
+    public func homeDirectory() -> String {
+        Self.trimmed(container.root.path)
+    }
+
+    /// `NSTemporaryDirectory()`: the container's `tmp`, ending with "/".
+    public func temporaryDirectory() -> String {
+        homeDirectory() + "/tmp/"
+    }
+
+    /// `NSSearchPathForDirectoriesInDomains(directory, mask, expandTilde)`:
+    /// the directory in each requested domain, user domain first, then
+    /// local, network, system. Without `expandTilde`, user-domain paths start
+    /// with `~`. A path is listed once even when two domains share it (on iOS
+    /// the local and system domains both keep applications in
+    /// `/Applications`); Foundation on Linux repeats such paths.
+    public func directories(_ directory: SearchPathDirectory, _ mask: SearchPathDomainMask, expandTilde: Bool) -> [String] {
+        var result: [String] = []
+        for domain in Domain.allCases where mask.contains(domain.mask) {
+            for relative in Self.relativePaths(directory, in: domain) {
+                let path = domain == .user
+                    ? (expandTilde ? homeDirectory() : "~") + "/" + relative
+                    : Self.trimmed(systemRoot.path) + "/" + relative
+                if !result.contains(path) { result.append(path) }
+            }
+        }
+        return result
+    }
+
+    /// `FileManager.urls(for:in:)`: the directories as file URLs.
+    public func urls(for directory: SearchPathDirectory, in mask: SearchPathDomainMask) -> [URL] {
+        directories(directory, mask, expandTilde: true).map { URL(fileURLWithPath: $0, isDirectory: true) }
+    }
+
+    /// The first URL of a directory in a domain (`FileManager.url(for:in:…)`
+    /// without creation), or nil when the domain has none.
+    public func url(for directory: SearchPathDirectory, in mask: SearchPathDomainMask = .userDomainMask) -> URL? {
+        urls(for: directory, in: mask).first
+    }
+
+    /// The container-relative path of a user-domain directory, for the
+    /// confined ``AppContainer`` operations (`"Library/Caches"`), or nil.
+    public func relativePath(for directory: SearchPathDirectory) -> String? {
+        Self.relativePaths(directory, in: .user).first
+    }
+
+    /// Whether an app may write at an absolute path: only inside the
+    /// container's writable directories, never in the system domains.
+    public func isWritable(_ path: String) -> Bool {
+        (try? checkWritable(path)) != nil
+    }
+
+    /// Throws ``ContainerError/Code/readOnly`` for a path in the system root
+    /// (or anywhere outside the container), and the container's own refusal
+    /// for its root and bundle.
+    public func checkWritable(_ path: String) throws {
+        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+        let home = Self.trimmed(container.root.standardizedFileURL.path)
+        guard standardized.hasPrefix(home + "/") else {
+            throw ContainerError(.readOnly, path: path, "cannot write outside the app's container")
+        }
+        let relative = try ContainerPath(String(standardized.dropFirst(home.count + 1)))
+        try container.checkWritable(relative, action: "write")
+    }
+
+    private static func trimmed(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+}
