@@ -41,10 +41,14 @@ extension AppContainer {
         for component in path.components {
             let current = ContainerPath(validComponents: prefix + [component])
             let created: Bool = try directory.withParent(current, action: "create a directory") { parent, name throws(ContainerError) in
-                if let info = try? Platform.stat(parent, name, followLinks: true) {
-                    guard info.isDirectory else {
+                if let info = try? Platform.stat(parent, name) {
+                    if info.isDirectory { return false }
+                    guard info.isSymbolicLink else {
                         throw ContainerError(.notDirectory, path: current.text, "cannot create a directory: a file is in the way")
                     }
+                    // A link: it must lead to a directory inside the container.
+                    let fd = try directory.open(current, flags: Platform.directoryFlags, action: "create a directory")
+                    Platform.close(fd)
                     return false
                 }
                 try checkWritable(current, action: "create a directory")
