@@ -122,9 +122,16 @@ let package = Package(
                            .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Tests/PreferencesTests"
         ),
+        .executableTarget(
+            // Spawned by ContainerTests: the writer killed mid-write, and the
+            // process that runs under a file-size limit.
+            name: "container-crash-writer",
+            dependencies: ["Container"],
+            path: "Tests/Helpers/ContainerCrashWriter"
+        ),
         .testTarget(
             name: "ContainerTests",
-            dependencies: ["Container", "PropertyList"],
+            dependencies: ["Container", "PropertyList", "container-crash-writer"],
             path: "Tests/ContainerTests"
         ),
         .testTarget(

@@ -394,11 +394,11 @@ enum Platform {
         }
     }
 
-    /// Writes all of `data` at the file position.
-    static func write(_ fd: Descriptor, _ data: Data) throws(SystemFailure) {
+    /// Writes all of `data` at `offset` (or the file position).
+    static func write(_ fd: Descriptor, _ data: Data, at offset: UInt64? = nil) throws(SystemFailure) {
         var failure: SystemFailure?
         data.withUnsafeBytes { buffer in
-            do throws(SystemFailure) { try write(fd, buffer, at: nil) } catch { failure = error }
+            do throws(SystemFailure) { try write(fd, buffer, at: offset) } catch { failure = error }
         }
         if let failure { throw failure }
     }
@@ -477,14 +477,6 @@ enum Platform {
         #else
         throw SystemFailure(errno: ENOTSUP)
         #endif
-    }
-
-    // MARK: Process-wide settings
-
-    /// Makes writes past RLIMIT_FSIZE fail with EFBIG instead of killing the
-    /// process with SIGXFSZ, so the limit surfaces as a typed error.
-    static func ignoreFileSizeSignal() {
-        _ = signal(SIGXFSZ, SIG_IGN)
     }
 
     /// A random name suffix for temporary files.

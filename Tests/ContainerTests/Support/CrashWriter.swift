@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// The `container-crash-writer` executable of this build.
+enum CrashWriter {
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static let executable: URL? = {
+        let name = "container-crash-writer"
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent(name),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
+            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
+            packageRoot.appendingPathComponent(".build/debug/\(name)"),
+        ].compactMap { $0 }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// Starts the writer; its output goes to `output` if given.
+    static func start(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+        let executable = try #require(executable, "container-crash-writer was not built")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output ?? FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs the writer to the end and returns what it printed.
+    static func output(_ arguments: [String]) throws -> String {
+        let pipe = Pipe()
+        let process = try start(arguments, output: pipe)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Whether `data` is one complete payload of the writer (its
+    /// `CrashPayload`): header, uniform body, matching trailer, exact size.
+    static func isComplete(_ data: Data, size: Int) -> Bool {
+        guard data.count == size, let newline = data.firstIndex(of: 0x0a) else { return false }
+        let header = String(decoding: data[data.startIndex..<newline], as: UTF8.self)
+        guard header.hasPrefix("GEN "), let generation = UInt64(header.dropFirst(4)) else { return false }
+        let trailer = Data("END \(generation)\n".utf8)
+        guard data.count >= newline + 1 + trailer.count, data.suffix(trailer.count) == trailer else { return false }
+        let body = data[(newline + 1)..<(data.count - trailer.count)]
+        let expected = UInt8(truncatingIfNeeded: generation % 251 + 1)
+        return body.allSatisfy { $0 == expected }
+    }
+}
