@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Keychain", targets: ["Keychain"]),
         .library(name: "Preferences", targets: ["Preferences"]),
         .library(name: "Container", targets: ["Container"]),
+        .library(name: "MobileBackup", targets: ["MobileBackup"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
     ],
     dependencies: [
@@ -61,6 +62,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Storage/Container"
+        ),
+        .target(
+            name: "MobileBackup",
+            dependencies: [
+                "PropertyList",
+                "KeyedArchive",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Sources/Backup/MobileBackup"
         ),
         .target(
             name: "SandboxCLI",
@@ -133,6 +146,11 @@ let package = Package(
             name: "ContainerTests",
             dependencies: ["Container", "PropertyList", "container-crash-writer"],
             path: "Tests/ContainerTests"
+        ),
+        .testTarget(
+            name: "MobileBackupTests",
+            dependencies: ["MobileBackup", "KeyedArchive", "PropertyList"],
+            path: "Tests/MobileBackupTests"
         ),
         .testTarget(
             name: "SandboxCLITests",

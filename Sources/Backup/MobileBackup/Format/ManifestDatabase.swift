@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// One Files row as stored: the columns, with the MBFile archive still encoded.
+struct ManifestRow: Sendable {
+    var fileID: String
+    var domain: String
+    var relativePath: String
+    var flags: Int
+    var file: Data?
+}
+
+/// `Manifest.db`, the SQLite index of a backup, with exactly the schema
+/// iOS writes (Files and Properties tables and their three indexes).
+enum ManifestDatabase {
+    static let schema = [
+        "CREATE TABLE Files (fileID TEXT PRIMARY KEY, domain TEXT, relativePath TEXT, flags INTEGER, file BLOB)",
+        "CREATE INDEX FilesDomainIdx ON Files(domain)",
+        "CREATE INDEX FilesRelativePathIdx ON Files(relativePath)",
+        "CREATE INDEX FilesFlagsIdx ON Files(flags)",
+        "CREATE TABLE Properties (key TEXT PRIMARY KEY, value BLOB)",
+    ]
+
+    /// Creates a new database at `path` holding `rows`, in one transaction.
+    /// Durability comes from the writer's single flush before it commits the
+    /// backup, so SQLite's own syncs are turned off here.
+    static func create(at path: String, rows: [ManifestRow]) throws {
+        do {
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                try db.execute(sql: "PRAGMA journal_mode = OFF")
+            }
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.write { db in
+                for statement in schema { try db.execute(sql: statement) }
+                let insert = try db.makeStatement(sql: "INSERT INTO Files (fileID, domain, relativePath, flags, file) VALUES (?, ?, ?, ?, ?)")
+                for row in rows {
+                    try insert.execute(arguments: [row.fileID, row.domain, row.relativePath, row.flags, row.file])
+                }
+            }
+            try queue.close()
+        } catch {
+            throw MobileBackupError(.ioFailed, path: path, "cannot write Manifest.db: \(error)")
+        }
+    }
+
+    /// Every Files row of the database at `path`, read-only.
+    static func rows(at path: String) throws -> [ManifestRow] {
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                var rows: [ManifestRow] = []
+                let cursor = try Row.fetchCursor(db, sql: "SELECT fileID, domain, relativePath, flags, file FROM Files")
+                while let row = try cursor.next() {
+                    guard let fileID: String = row[0], let domain: String = row[1] else {
+                        throw MobileBackupError(.malformedManifest, path: path, "a Files row has no fileID or domain")
+                    }
+                    let relativePath: String = row[2] ?? ""
+                    let flags: Int = row[3] ?? 0
+                    rows.append(ManifestRow(fileID: fileID, domain: domain, relativePath: relativePath, flags: flags, file: row[4]))
+                }
+                return rows
+            }
+        } catch let error as MobileBackupError {
+            throw error
+        } catch {
+            throw MobileBackupError(.malformedManifest, path: path, "cannot read Manifest.db: \(error)")
+        }
+    }
+
+    /// Decrypts an encrypted Manifest.db (AES-256-CBC, zero IV, PKCS#7) into
+    /// a temporary file, which the caller removes, so SQLite can open it.
+    static func decryptedCopy(of path: String, key: SymmetricKey) throws -> String {
+        let encrypted: Data
+        do {
+            encrypted = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw MobileBackupError(.notABackup, path: path, "cannot read Manifest.db: \(error)")
+        }
+        let plain: Data
+        do {
+            plain = try CBCStream.decrypt(encrypted, key: key)
+        } catch {
+            throw MobileBackupError(.malformedManifest, path: path, "Manifest.db does not decrypt with its ManifestKey")
+        }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("Manifest-\(UUID().uuidString).db").path
+        do {
+            try plain.write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            throw MobileBackupError(.ioFailed, path: temporary, "cannot write the decrypted Manifest.db: \(error)")
+        }
+        return temporary
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A failed backup operation: what went wrong (``Code``), where (the file
+/// and, inside a backup, the domain and relative path), and a message for people.
+///
+/// Every problem with a backup directory, a source tree or a password is one
+/// of these, never a crash.
+public struct MobileBackupError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of failure.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// The directory is not a backup: no `Manifest.db`, or not a directory.
+        case notABackup
+        /// An older (`Manifest.mbdb`, before iOS 10) backup, which is recognised but not read.
+        case unsupportedFormat
+        /// `Info.plist`, `Manifest.plist` or `Status.plist` cannot be read as expected.
+        case malformedPropertyList
+        /// `Manifest.db` is not the SQLite database of a backup, or one of its rows is damaged.
+        case malformedManifest
+        /// A Files row's `file` column is not a readable MBFile keyed archive.
+        case malformedRecord
+        /// The `BackupKeyBag` cannot be parsed, or lacks what the backup needs.
+        case malformedKeyBag
+        /// The backup is encrypted and no password was given.
+        case passwordRequired
+        /// The password does not unlock the backup's keybag.
+        case wrongPassword
+        /// A decryption or encryption step failed (a damaged wrapped key or ciphertext).
+        case cryptoFailed
+        /// A file could not be read, written, linked, renamed or removed.
+        case ioFailed
+        /// A domain name, a relative path or a source is unusable.
+        case invalidSource
+        /// The backup was stopped before it finished (the previous backup is left as it was).
+        case interrupted
+        /// A requested domain or file is not in the backup.
+        case notFound
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The file on disk involved, if any.
+    public var path: String?
+    /// The backup domain involved, if any.
+    public var domain: String?
+    /// The path inside the domain involved, if any.
+    public var relativePath: String?
+    /// A sentence saying what was wrong.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, path: String? = nil, domain: String? = nil, relativePath: String? = nil, _ message: String) {
+        self.code = code
+        self.path = path
+        self.domain = domain
+        self.relativePath = relativePath
+        self.message = message
+    }
+
+    /// The code, the place and the message on one line.
+    public var description: String {
+        var place: [String] = []
+        if let path { place.append(path) }
+        if let domain { place.append(relativePath.map { "\(domain)/\($0)" } ?? domain) }
+        let location = place.isEmpty ? "" : " (\(place.joined(separator: ", ")))"
+        return "\(code.rawValue)\(location): \(message)"
+    }
+}

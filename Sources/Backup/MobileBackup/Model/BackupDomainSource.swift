@@ -1,0 +1,90 @@
+import Foundation
+
+/// One domain of a backup and where its files come from: a directory tree
+/// on disk (filtered by ``shouldInclude``) and files held in memory (such as
+/// the keychain export that `KeychainDomain` carries).
+///
+/// ```swift
+/// let app = BackupDomainSource(domain: "AppDomain-com.example.notes", root: containerURL) { path, _ in
+///     !(path == "tmp" || path.hasPrefix("tmp/") || path == "Library/Caches" || path.hasPrefix("Library/Caches/"))
+/// }
+/// ```
+public struct BackupDomainSource: Sendable {
+    /// The domain name: `AppDomain-<bundle id>`, `AppDomainGroup-<group id>`,
+    /// `HomeDomain`, `KeychainDomain` …
+    public var domain: String
+    /// The directory whose contents make up the domain, or nil for a domain
+    /// made only of ``extraFiles``.
+    public var root: URL?
+    /// Whether a path (relative to ``root``, `/`-separated) goes into the
+    /// backup; the flag says whether it is a directory. An excluded
+    /// directory is not descended into.
+    public var shouldInclude: @Sendable (_ relativePath: String, _ isDirectory: Bool) -> Bool
+    /// The Data Protection class recorded for a regular file.
+    public var protectionClass: @Sendable (_ relativePath: String) -> BackupProtectionClass
+    /// Files that exist only in memory, added after the tree's files.
+    public var extraFiles: [BackupExtraFile]
+
+    /// Creates a source. By default everything under `root` is included and
+    /// files get class C (`completeUntilFirstUserAuthentication`), iOS's
+    /// default for app data.
+    /// (`shouldInclude` comes first so a trailing closure is the filter.)
+    public init(domain: String, root: URL?, extraFiles: [BackupExtraFile] = [],
+                shouldInclude: @escaping @Sendable (String, Bool) -> Bool = { _, _ in true },
+                protectionClass: @escaping @Sendable (String) -> BackupProtectionClass = { _ in .completeUntilFirstUserAuthentication }) {
+        self.domain = domain
+        self.root = root
+        self.extraFiles = extraFiles
+        self.protectionClass = protectionClass
+        self.shouldInclude = shouldInclude
+    }
+}
+
+/// A file of a backup domain whose bytes are in memory rather than on disk.
+public struct BackupExtraFile: Sendable, Hashable {
+    /// The path inside the domain, `/`-separated, without a leading `/`.
+    public var relativePath: String
+    /// The file's contents.
+    public var contents: Data
+    /// The Data Protection class recorded for it.
+    public var protectionClass: BackupProtectionClass
+    /// The permission bits recorded for it.
+    public var permissions: UInt32
+    /// The modification time recorded for it.
+    public var modificationDate: Date
+
+    /// Creates an in-memory file.
+    public init(relativePath: String, contents: Data, protectionClass: BackupProtectionClass = .completeUntilFirstUserAuthentication,
+                permissions: UInt32 = 0o644, modificationDate: Date = Date()) {
+        self.relativePath = relativePath
+        self.contents = contents
+        self.protectionClass = protectionClass
+        self.permissions = permissions
+        self.modificationDate = modificationDate
+    }
+}
+
+/// A Data Protection class number as backups record it (`ProtectionClass`
+/// in MBFile, `CLAS` in the keybag).
+public struct BackupProtectionClass: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The class number.
+    public var rawValue: Int
+    /// Creates a class from its number.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// No class: directories and symbolic links.
+    public static let unspecified = BackupProtectionClass(rawValue: 0)
+    /// Class A, `NSFileProtectionComplete`.
+    public static let complete = BackupProtectionClass(rawValue: 1)
+    /// Class B, `NSFileProtectionCompleteUnlessOpen`.
+    public static let completeUnlessOpen = BackupProtectionClass(rawValue: 2)
+    /// Class C, `NSFileProtectionCompleteUntilFirstUserAuthentication`, the default.
+    public static let completeUntilFirstUserAuthentication = BackupProtectionClass(rawValue: 3)
+    /// Class D, `NSFileProtectionNone`.
+    public static let none = BackupProtectionClass(rawValue: 4)
+
+    /// Orders classes by number.
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// The class number.
+    public var description: String { String(rawValue) }
+}

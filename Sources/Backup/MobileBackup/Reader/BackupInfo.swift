@@ -1,0 +1,55 @@
+import Foundation
+import PropertyList
+
+/// What a backup says about itself, from whichever of `Info.plist`,
+/// `Manifest.plist` and `Status.plist` it has (real backups may lack the
+/// last two).
+public struct BackupInfo: Sendable, Hashable {
+    /// The device, from `Manifest.plist`'s `Lockdown` or else `Info.plist`
+    /// (fields neither has are empty).
+    public var device: BackupDeviceInfo
+    /// Whether the backup is encrypted (`IsEncrypted`).
+    public var isEncrypted: Bool
+    /// When the backup was made (`Date` or `Last Backup Date`).
+    public var date: Date?
+    /// `SnapshotState` (`finished` for a complete backup), if there is a `Status.plist`.
+    public var snapshotState: String?
+    /// `IsFullBackup`, if there is a `Status.plist`.
+    public var isFullBackup: Bool?
+    /// The apps `Manifest.plist` lists.
+    public var applications: [BackupApplication]
+    /// Whether `Manifest.plist` and `Status.plist` exist.
+    public var hasManifestPlist: Bool
+    /// See ``hasManifestPlist``.
+    public var hasStatusPlist: Bool
+    /// Whether this module wrote the backup.
+    public var writtenBySandbox: Bool
+
+    static func load(info: PropertyListValue?, manifest: PropertyListValue?, status: PropertyListValue?,
+                     directoryName: String) -> BackupInfo {
+        let lockdown = manifest?["Lockdown"]
+        func text(_ lockdownKey: String, _ infoKey: String) -> String {
+            lockdown?[lockdownKey]?.stringValue ?? info?[infoKey]?.stringValue ?? ""
+        }
+        var udid = text("UniqueDeviceID", "Target Identifier")
+        if udid.isEmpty { udid = directoryName }
+        let device = BackupDeviceInfo(udid: udid, deviceName: text("DeviceName", "Device Name"),
+                                      productType: text("ProductType", "Product Type"),
+                                      productVersion: text("ProductVersion", "Product Version"),
+                                      buildVersion: text("BuildVersion", "Build Version"),
+                                      serialNumber: text("SerialNumber", "Serial Number"),
+                                      imei: info?["IMEI"]?.stringValue ?? "")
+        var applications: [BackupApplication] = []
+        for (identifier, entry) in manifest?["Applications"]?.dictionaryValue ?? [:] {
+            applications.append(BackupApplication(bundleIdentifier: identifier,
+                                                  version: entry["CFBundleVersion"]?.stringValue ?? "",
+                                                  path: entry["Path"]?.stringValue ?? ""))
+        }
+        return BackupInfo(device: device, isEncrypted: manifest?["IsEncrypted"]?.boolValue ?? false,
+                          date: manifest?["Date"]?.dateValue ?? info?["Last Backup Date"]?.dateValue,
+                          snapshotState: status?["SnapshotState"]?.stringValue,
+                          isFullBackup: status?["IsFullBackup"]?.boolValue,
+                          applications: applications, hasManifestPlist: manifest != nil, hasStatusPlist: status != nil,
+                          writtenBySandbox: info?[BackupPropertyLists.writerKey] != nil)
+    }
+}

@@ -1,0 +1,234 @@
+import Crypto
+import Foundation
+import PropertyList
+
+/// Reads a backup in iOS's format, ours or one made by iTunes or Finder
+/// (which may lack `Manifest.plist` or `Status.plist`): lists its domains
+/// and files, and reads, verifies or extracts payloads.
+///
+/// Every payload is checked against its record, by size and, where the
+/// backup records one, by SHA-1 digest; a damaged payload is reported per
+/// file and never returned or written out.
+///
+/// ```swift
+/// let backup = try BackupReader(directory: backupURL, password: "secret")
+/// let report = try backup.extract(domain: "AppDomain-com.example.notes", to: outputURL)
+/// ```
+public struct BackupReader: Sendable {
+    /// The backup directory.
+    public let directory: URL
+    /// What the backup's property lists say.
+    public let info: BackupInfo
+    /// Every Files row, sorted by domain, then path.
+    public let records: [BackupFileRecord]
+    private let keys: UnlockedKeys?
+
+    /// Opens the backup at `directory`; an encrypted backup needs `password`.
+    public init(directory: URL, password: String? = nil) throws {
+        self.directory = directory
+        let root = directory.standardizedFileURL.path
+        guard let rootStatus = try Platform.status(root), rootStatus.isDirectory else {
+            throw MobileBackupError(.notABackup, path: root, "no backup directory here")
+        }
+        let databasePath = root + "/Manifest.db"
+        if try Platform.status(databasePath) == nil {
+            if try Platform.status(root + "/Manifest.mbdb") != nil {
+                throw MobileBackupError(.unsupportedFormat, path: root, "a Manifest.mbdb backup (before iOS 10) is not supported")
+            }
+            throw MobileBackupError(.notABackup, path: root, "the directory has no Manifest.db")
+        }
+        let infoPlist = try BackupPropertyLists.read(root + "/Info.plist")
+        let manifest = try BackupPropertyLists.read(root + "/Manifest.plist")
+        let status = try BackupPropertyLists.read(root + "/Status.plist")
+        info = BackupInfo.load(info: infoPlist, manifest: manifest, status: status, directoryName: directory.lastPathComponent)
+
+        var rowsPath = databasePath
+        var temporary: String?
+        defer { if let temporary { try? Platform.removeFile(temporary) } }
+        if info.isEncrypted {
+            guard let password else {
+                throw MobileBackupError(.passwordRequired, path: root, "the backup is encrypted; a password is needed")
+            }
+            guard let bagData = manifest?["BackupKeyBag"]?.dataValue else {
+                throw MobileBackupError(.malformedKeyBag, path: root + "/Manifest.plist", "the encrypted backup has no BackupKeyBag")
+            }
+            let bag = try BackupKeyBag.parse(bagData)
+            let encryption = BackupEncryption(keyBag: bag, classKeys: try bag.unlock(password: password))
+            keys = UnlockedKeys(encryption)
+            if let manifestKey = manifest?["ManifestKey"]?.dataValue {
+                let path = try ManifestDatabase.decryptedCopy(of: databasePath, key: try encryption.unwrap(blob: manifestKey))
+                temporary = path
+                rowsPath = path
+            }
+        } else {
+            keys = nil
+        }
+        let rows: [ManifestRow]
+        do {
+            rows = try ManifestDatabase.rows(at: rowsPath)
+        } catch {
+            // A WAL-mode database in a read-only directory cannot be opened in
+            // place; a private copy can.
+            let copy = FileManager.default.temporaryDirectory.appendingPathComponent("Manifest-\(UUID().uuidString).db").path
+            guard temporary == nil, (try? FileManager.default.copyItem(atPath: rowsPath, toPath: copy)) != nil else { throw error }
+            temporary = copy
+            for suffix in ["-wal", "-shm"] {
+                try? FileManager.default.copyItem(atPath: rowsPath + suffix, toPath: copy + suffix)
+            }
+            defer { for suffix in ["-wal", "-shm"] { try? Platform.removeFile(copy + suffix) } }
+            rows = try ManifestDatabase.rows(at: copy)
+        }
+        var records: [BackupFileRecord] = []
+        records.reserveCapacity(rows.count)
+        for row in rows {
+            guard let blob = row.file else {
+                throw MobileBackupError(.malformedRecord, domain: row.domain, relativePath: row.relativePath, "the row has no MBFile archive")
+            }
+            records.append(try BackupFileRecord.unarchive(blob, domain: row.domain, relativePath: row.relativePath, flags: row.flags))
+        }
+        records.sort { $0.domain != $1.domain ? $0.domain < $1.domain : $0.relativePath < $1.relativePath }
+        self.records = records
+    }
+
+    /// The domains, sorted.
+    public var domains: [String] {
+        Array(Set(records.map(\.domain))).sorted()
+    }
+
+    /// The records of one domain, sorted by path.
+    public func records(inDomain domain: String) -> [BackupFileRecord] {
+        records.filter { $0.domain == domain }
+    }
+
+    /// The record of one path, if the backup has it.
+    public func record(domain: String, relativePath: String) -> BackupFileRecord? {
+        records.first { $0.domain == domain && $0.relativePath == relativePath }
+    }
+
+    /// A regular file's contents, verified; a damaged payload throws with
+    /// the problem in the message.
+    public func contents(of record: BackupFileRecord) throws -> Data {
+        var data = Data()
+        if let problem = readPayload(record, into: { data.append(contentsOf: $0) }) {
+            throw MobileBackupError(.malformedRecord, domain: record.domain, relativePath: record.relativePath, problem.description)
+        }
+        return data
+    }
+
+    /// Checks every regular file's payload and reports each damaged one.
+    public func verify() -> BackupVerificationReport {
+        var report = BackupVerificationReport(verifiedFiles: 0, verifiedBytes: 0, problems: [], uncheckedDigests: 0)
+        for record in records where record.kind == .file {
+            var digestUnchecked = false
+            if let problem = readPayload(record, digestUnchecked: &digestUnchecked, into: { _ in }) {
+                report.problems.append(problem)
+            } else {
+                report.verifiedFiles += 1
+                report.verifiedBytes += record.size
+                if digestUnchecked { report.uncheckedDigests += 1 }
+            }
+        }
+        return report
+    }
+
+    private func readPayload(_ record: BackupFileRecord, into sink: (UnsafeRawBufferPointer) throws -> Void) -> BackupPayloadProblem? {
+        var unchecked = false
+        return readPayload(record, digestUnchecked: &unchecked, into: sink)
+    }
+
+    /// Streams a payload's plaintext to `sink`, checking size, padding and
+    /// digest on the way; returns the problem if there is one.
+    func readPayload(_ record: BackupFileRecord, digestUnchecked: inout Bool,
+                     into sink: (UnsafeRawBufferPointer) throws -> Void) -> BackupPayloadProblem? {
+        let fileID = record.fileID
+        func problem(_ kind: BackupPayloadProblem.Kind, _ message: String) -> BackupPayloadProblem {
+            BackupPayloadProblem(domain: record.domain, relativePath: record.relativePath, fileID: fileID, kind: kind, message: message)
+        }
+        let path = directory.standardizedFileURL.path + "/" + BackupFileID.payloadPath(fileID)
+        let stored: FileStatus
+        do {
+            guard let status = try Platform.status(path), status.isRegularFile else {
+                return problem(.missing, "no payload at \(BackupFileID.payloadPath(fileID))")
+            }
+            stored = status
+        } catch {
+            return problem(.unreadable, "\(error)")
+        }
+        var cipher: CBCStream?
+        if let keys {
+            let expected = (record.size / 16 + 1) * 16
+            if stored.size < expected { return problem(.truncated, "\(stored.size) bytes stored, \(expected) expected") }
+            if stored.size > expected { return problem(.sizeMismatch, "\(stored.size) bytes stored, \(expected) expected") }
+            guard let blob = record.encryptionKey else { return problem(.undecryptable, "the row has no EncryptionKey") }
+            do {
+                cipher = try CBCStream(key: try keys.encryption.unwrap(blob: blob))
+            } catch {
+                return problem(.undecryptable, "the file key does not unwrap: \(error)")
+            }
+        } else {
+            if stored.size < record.size { return problem(.truncated, "\(stored.size) bytes stored, \(record.size) recorded") }
+            if stored.size > record.size { return problem(.sizeMismatch, "\(stored.size) bytes stored, \(record.size) recorded") }
+        }
+        var hasher = Insecure.SHA1()
+        var plainSize: Int64 = 0
+        do {
+            let input = try Platform.openForReading(path)
+            defer { Platform.close(input) }
+            let pieceSize = 1 << 20
+            var buffer = [UInt8](repeating: 0, count: pieceSize)
+            var offset: Int64 = 0
+            while offset < stored.size {
+                let count = try buffer.withUnsafeMutableBytes { raw -> Int in
+                    var filled = 0
+                    while filled < pieceSize {
+                        let read = try Platform.read(input, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]), path: path)
+                        if read == 0 { break }
+                        filled += read
+                    }
+                    return filled
+                }
+                if count == 0 { return problem(.truncated, "the payload ended at \(offset) bytes while being read") }
+                offset += Int64(count)
+                let piece = buffer[0..<count]
+                if cipher != nil {
+                    let plain: Data
+                    do {
+                        plain = try cipher?.decrypt(piece, isLast: offset >= stored.size) ?? Data()
+                    } catch {
+                        return problem(.undecryptable, "\(error)")
+                    }
+                    hasher.update(data: plain)
+                    plainSize += Int64(plain.count)
+                    try plain.withUnsafeBytes { try sink($0) }
+                } else {
+                    try piece.withUnsafeBytes { raw in
+                        hasher.update(bufferPointer: raw)
+                        try sink(raw)
+                    }
+                    plainSize += Int64(count)
+                }
+            }
+        } catch {
+            return problem(.unreadable, "\(error)")
+        }
+        if plainSize != record.size {
+            return problem(.sizeMismatch, "\(plainSize) bytes decrypted, \(record.size) recorded")
+        }
+        if let digest = record.digest, digest.count == 20 {
+            let actual = Data(hasher.finalize())
+            if actual != digest {
+                // Only this module's backups are known to record the SHA-1 of
+                // the plaintext; for others the field's meaning is unverified.
+                if info.writtenBySandbox { return problem(.digestMismatch, "the contents' SHA-1 differs from the recorded Digest") }
+                digestUnchecked = true
+            }
+        }
+        return nil
+    }
+}
+
+/// The unlocked keybag, shared read-only by copies of a reader.
+final class UnlockedKeys: @unchecked Sendable {
+    let encryption: BackupEncryption
+    init(_ encryption: BackupEncryption) { self.encryption = encryption }
+}

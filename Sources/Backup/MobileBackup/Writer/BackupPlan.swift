@@ -1,0 +1,208 @@
+import Crypto
+import Foundation
+
+/// The work of one backup: which payloads are reused from the previous
+/// backup and which are copied, then the rows and fingerprints that result.
+struct BackupPlan {
+    private(set) var rows: [ManifestRow] = []
+    private(set) var fingerprints: [String: FileFingerprint] = [:]
+    private(set) var copied = 0
+    private(set) var reused = 0
+    private(set) var bytesCopied: Int64 = 0
+    private(set) var bytesTotal: Int64 = 0
+    private var bytesReused: Int64 = 0
+    private(set) var fileCount = 0
+    private(set) var directoryCount = 0
+    private(set) var linkCount = 0
+    /// The key that encrypts Manifest.db and its wrapped form for `Manifest.plist`.
+    let manifestKey: SymmetricKey?
+    let manifestKeyBlob: Data?
+
+    private let entries: [ScannedEntry]
+    private let previous: PreviousBackup?
+    private let options: BackupOptions
+    private let encryption: BackupEncryption?
+
+    init(entries: [ScannedEntry], previous: PreviousBackup?, options: BackupOptions, encryption: BackupEncryption) throws {
+        self.entries = entries
+        self.previous = previous
+        self.options = options
+        self.encryption = options.password == nil ? nil : encryption
+        if options.password != nil {
+            let key = SymmetricKey(size: .bits256)
+            manifestKey = key
+            manifestKeyBlob = try encryption.blob(for: key, protectionClass: BackupEncryption.manifestClass)
+        } else {
+            manifestKey = nil
+            manifestKeyBlob = nil
+        }
+    }
+
+    /// Links unchanged payloads, copies the rest (in parallel), and builds every row.
+    mutating func placePayloads(staging: String, interruptAfter: Int?, progress: (@Sendable (BackupProgress) -> Void)?) throws {
+        var toCopy: [Int] = []
+        var results = [ManifestRow?](repeating: nil, count: entries.count)
+        var buckets = Set<Substring>()
+        for entry in entries where entry.kind == .file { buckets.insert(entry.fileID.prefix(2)) }
+        for bucket in buckets { try Platform.makeDirectory(staging + "/" + bucket) }
+
+        for (index, entry) in entries.enumerated() {
+            switch entry.kind {
+            case .directory:
+                directoryCount += 1
+                results[index] = try row(for: entry, payload: nil)
+            case .symbolicLink:
+                linkCount += 1
+                results[index] = try row(for: entry, payload: nil)
+            case .file:
+                fileCount += 1
+                bytesTotal += entry.status?.size ?? Int64(entry.contents?.count ?? 0)
+                if let reusedRow = try reuse(entry, staging: staging) {
+                    results[index] = reusedRow
+                    reused += 1
+                    bytesReused += entry.status?.size ?? Int64(entry.contents?.count ?? 0)
+                } else {
+                    toCopy.append(index)
+                }
+            }
+        }
+
+        let outcome = try copyInParallel(toCopy, staging: staging, interruptAfter: interruptAfter, progress: progress)
+        for (index, copiedRow, print) in outcome.rows {
+            results[index] = copiedRow
+            fingerprints[entries[index].fileID] = print
+        }
+        copied = outcome.rows.count
+        bytesCopied = outcome.bytes
+        rows = results.compactMap { $0 }
+    }
+
+    /// The previous row, if the file is unchanged and its payload could be linked in.
+    private mutating func reuse(_ entry: ScannedEntry, staging: String) throws -> ManifestRow? {
+        guard let previous, let blob = previous.rows[entry.fileID], let old = previous.fingerprints[entry.fileID] else { return nil }
+        let current: FileFingerprint
+        if let status = entry.status {
+            current = FileFingerprint(size: status.size, modifiedNanoseconds: status.modifiedNanoseconds,
+                                      changedNanoseconds: status.changedNanoseconds, inode: status.inode, digest: old.digest)
+        } else if let contents = entry.contents, encryption == nil {
+            // In-memory files have no times: compare contents by digest.
+            current = FileFingerprint(size: Int64(contents.count), modifiedNanoseconds: old.modifiedNanoseconds,
+                                      changedNanoseconds: old.changedNanoseconds, inode: old.inode,
+                                      digest: Array(Insecure.SHA1.hash(data: contents)))
+        } else {
+            return nil
+        }
+        guard current == old else { return nil }
+        let payload = BackupFileID.payloadPath(entry.fileID)
+        guard try Platform.hardLink(previous.directory + "/" + payload, staging + "/" + payload) else { return nil }
+        fingerprints[entry.fileID] = old
+        return ManifestRow(fileID: entry.fileID, domain: entry.domain, relativePath: entry.relativePath,
+                           flags: entry.kind.rawValue, file: blob)
+    }
+
+    private func row(for entry: ScannedEntry, payload: CopiedPayload?) throws -> ManifestRow {
+        let status = entry.status
+        let seconds = { (nanoseconds: Int64) in nanoseconds / 1_000_000_000 }
+        let modified = status.map { seconds($0.modifiedNanoseconds) } ?? entry.modificationSeconds
+        let changed = status.map { seconds($0.changedNanoseconds) } ?? entry.modificationSeconds
+        let typeBits: UInt32 = entry.kind == .directory ? 0o040000 : entry.kind == .symbolicLink ? 0o120000 : 0o100000
+        let record = BackupFileRecord(
+            domain: entry.domain, relativePath: entry.relativePath, kind: entry.kind,
+            size: payload?.size ?? 0, mode: status?.mode ?? (typeBits | entry.permissions),
+            birth: min(modified, changed), lastModified: modified, lastStatusChange: changed,
+            inode: status?.inode ?? 0, userID: options.userID, groupID: options.groupID,
+            protectionClass: entry.kind == .file ? entry.protectionClass : .unspecified, target: entry.target,
+            digest: payload.map { Data($0.digest) }, encryptionKey: payload?.encryptionKey)
+        return ManifestRow(fileID: entry.fileID, domain: entry.domain, relativePath: entry.relativePath,
+                           flags: entry.kind.rawValue, file: try record.archived())
+    }
+
+    private struct CopyOutcome {
+        var rows: [(Int, ManifestRow, FileFingerprint)]
+        var bytes: Int64
+    }
+
+    /// Copies the payloads on `options.concurrency` threads, each taking
+    /// the next file from a shared counter.
+    private func copyInParallel(_ indices: [Int], staging: String, interruptAfter: Int?,
+                                progress: (@Sendable (BackupProgress) -> Void)?) throws -> CopyOutcome {
+        let shared = CopyState()
+        let workers = min(options.concurrency, max(1, indices.count))
+        // The plan is only read by the workers (keys are immutable), so sharing it is safe.
+        let sharedPlan = SharedPlan(self)
+        let alreadyDone = reused
+        let total = fileCount
+        let totalBytes = bytesTotal
+        let reusedBytes = bytesReused
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let copier = PayloadCopier()
+            let plan = sharedPlan.plan
+            while let position = shared.next(limit: indices.count, interruptAfter: interruptAfter) {
+                let index = indices[position]
+                let entry = plan.entries[index]
+                do {
+                    let destination = staging + "/" + BackupFileID.payloadPath(entry.fileID)
+                    let payload = try copier.copy(source: entry.sourcePath, contents: entry.contents, to: destination,
+                                                  encryption: plan.encryption, protectionClass: entry.protectionClass)
+                    let row = try plan.row(for: entry, payload: payload)
+                    let status = entry.status
+                    let print = FileFingerprint(size: payload.size, modifiedNanoseconds: status?.modifiedNanoseconds ?? 0,
+                                                changedNanoseconds: status?.changedNanoseconds ?? 0, inode: status?.inode ?? 0,
+                                                digest: plan.encryption == nil ? payload.digest : [])
+                    let done = shared.finish(index: index, row: row, print: print, bytes: payload.size)
+                    if let progress, done.count % 64 == 0 || done.count == indices.count {
+                        progress(BackupProgress(completedFiles: alreadyDone + done.count, totalFiles: total,
+                                                completedBytes: reusedBytes + done.bytes, totalBytes: totalBytes))
+                    }
+                } catch {
+                    shared.fail(error)
+                }
+            }
+        }
+        if let error = shared.error { throw error }
+        return CopyOutcome(rows: shared.rows, bytes: shared.bytes)
+    }
+}
+
+/// The plan as the copy workers see it: read-only.
+private final class SharedPlan: @unchecked Sendable {
+    let plan: BackupPlan
+    init(_ plan: BackupPlan) { self.plan = plan }
+}
+
+/// The copy workers' shared counter and results, behind one lock.
+private final class CopyState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var position = 0
+    private var started = 0
+    private(set) var rows: [(Int, ManifestRow, FileFingerprint)] = []
+    private(set) var bytes: Int64 = 0
+    private(set) var error: Error?
+
+    func next(limit: Int, interruptAfter: Int?) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard error == nil, position < limit else { return nil }
+        if let interruptAfter, started >= interruptAfter {
+            error = MobileBackupError(.interrupted, "the backup was interrupted after \(interruptAfter) payloads")
+            return nil
+        }
+        started += 1
+        position += 1
+        return position - 1
+    }
+
+    func finish(index: Int, row: ManifestRow, print: FileFingerprint, bytes count: Int64) -> (count: Int, bytes: Int64) {
+        lock.lock()
+        defer { lock.unlock() }
+        rows.append((index, row, print))
+        bytes += count
+        return (rows.count, bytes)
+    }
+
+    func fail(_ failure: Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        if error == nil { error = failure }
+    }
+}
