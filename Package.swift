@@ -68,6 +68,8 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
+                "Container",
+                "Keychain",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -149,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MobileBackupTests",
-            dependencies: ["MobileBackup", "KeyedArchive", "PropertyList"],
+            dependencies: ["MobileBackup", "KeyedArchive", "PropertyList", "Container", "Keychain"],
             path: "Tests/MobileBackupTests"
         ),
         .testTarget(

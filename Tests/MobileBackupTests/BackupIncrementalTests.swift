@@ -75,10 +75,7 @@ import Testing
         let fixture = try BackupFixture()
         try fixture.writer().backUp(fixture.sources())
         let reader = try BackupReader(directory: fixture.backupDirectory)
-        func payload(_ path: String) throws -> URL {
-            let record = try #require(reader.record(domain: BackupFixture.appDomain, relativePath: path))
-            return fixture.backupDirectory.appendingPathComponent(BackupFileID.payloadPath(record.fileID))
-        }
+        func payload(_ path: String) throws -> URL { try fixture.payload(path, in: reader) }
         // Truncate one payload, flip a byte in another (same size), remove a third.
         let truncated = try payload("Documents/Photos/large.bin")
         let handle = try FileHandle(forWritingTo: truncated)

@@ -52,6 +52,14 @@ final class BackupFixture: Sendable {
         try data.write(to: url)
     }
 
+    /// The payload file of an app-domain path in the backup `reader` opened.
+    func payload(_ relativePath: String, in reader: BackupReader) throws -> URL {
+        guard let record = reader.record(domain: Self.appDomain, relativePath: relativePath) else {
+            throw MobileBackupError(.notFound, domain: Self.appDomain, relativePath: relativePath, "no such row")
+        }
+        return backupDirectory.appendingPathComponent(BackupFileID.payloadPath(record.fileID))
+    }
+
     func read(_ relativePath: String) throws -> Data {
         try Data(contentsOf: container.appendingPathComponent(relativePath))
     }

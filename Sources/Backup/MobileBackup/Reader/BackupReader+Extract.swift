@@ -7,8 +7,13 @@ extension BackupReader {
     /// it is listed in the report's problems. Each file is written to a
     /// temporary name and renamed into place once its payload checked out,
     /// so a damaged file never appears, not even partly.
-    public func extract(domain: String, to destination: URL) throws -> BackupVerificationReport {
-        let domainRecords = records(inDomain: domain)
+    ///
+    /// `including` picks the rows to write (by relative path; a left-out
+    /// directory's rows are the caller's to leave out too); `progress` is
+    /// told the bytes of each file written.
+    public func extract(domain: String, to destination: URL, including: (String) -> Bool = { _ in true },
+                        progress: ((Int64) -> Void)? = nil) throws -> BackupVerificationReport {
+        let domainRecords = records(inDomain: domain).filter { including($0.relativePath) }
         guard !domainRecords.isEmpty else {
             throw MobileBackupError(.notFound, domain: domain, "the backup has no domain \(domain)")
         }
@@ -52,6 +57,7 @@ extension BackupReader {
                 Platform.setModificationTime(path, seconds: record.lastModified)
                 report.verifiedFiles += 1
                 report.verifiedBytes += record.size
+                progress?(record.size)
                 if unchecked { report.uncheckedDigests += 1 }
             }
         }

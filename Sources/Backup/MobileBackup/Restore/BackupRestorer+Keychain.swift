@@ -1,0 +1,53 @@
+import Foundation
+import Keychain
+
+extension BackupRestorer {
+    /// The keychain export's place in a backup.
+    public static let keychainDomain = "KeychainDomain"
+    /// See ``keychainDomain``.
+    public static let keychainFile = "keychain-backup.plist"
+
+    /// Imports the backup's keychain export into `keychain`, with iOS's
+    /// rules:
+    /// - `ThisDeviceOnly` items never come back on another device (exports
+    ///   never hold them, and imports drop any that appear);
+    /// - a backup without a password restores keychain items only onto the
+    ///   device it was made on (`sameDevice`); elsewhere they stay out
+    ///   (``KeychainRestoreOutcome/skippedOnAnotherDevice``);
+    /// - a backup with a password restores them onto any device.
+    ///
+    /// - Throws: ``MobileBackupError`` `passwordRequired` when the backup is
+    ///   encrypted and no password is given, `wrongPassword` when the
+    ///   password does not open the keychain export.
+    public func restoreKeychain(into keychain: Keychain, sameDevice: Bool, password: String?) throws -> KeychainRestoreOutcome {
+        guard let record = reader.record(domain: Self.keychainDomain, relativePath: Self.keychainFile), record.kind == .file else {
+            return .notInBackup
+        }
+        let encrypted = reader.info.isEncrypted
+        if !encrypted && !sameDevice { return .skippedOnAnotherDevice }
+        if encrypted && password == nil {
+            throw MobileBackupError(.passwordRequired, domain: Self.keychainDomain, relativePath: Self.keychainFile,
+                                    "the backup is encrypted; its keychain needs the backup password")
+        }
+        let export: Data
+        do {
+            export = try reader.contents(of: record)
+        } catch {
+            var unchecked = false
+            if let problem = reader.readPayload(record, digestUnchecked: &unchecked, into: { _ in }) { return .damaged(problem) }
+            throw error
+        }
+        do {
+            return .restored(try keychain.importBackup(export, password: encrypted ? password : nil))
+        } catch let error as KeychainError where error.code == .authenticationFailed {
+            if encrypted {
+                throw MobileBackupError(.wrongPassword, domain: Self.keychainDomain, relativePath: Self.keychainFile,
+                                        "the password does not open the backup's keychain")
+            }
+            // Sealed to another device's secret: that device's items stay with it.
+            return .skippedOnAnotherDevice
+        } catch let error as KeychainError where error.code == .decodeFailed {
+            return .unreadableFormat(error.message)
+        }
+    }
+}

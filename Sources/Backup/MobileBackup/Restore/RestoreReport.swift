@@ -1,0 +1,71 @@
+import Foundation
+import Keychain
+
+/// What a restore did: the files written, the files it refused to write
+/// because their payload was damaged, and the rows it left out by rule.
+///
+/// A damaged payload is never restored, not even partly: it is listed in
+/// ``problems`` and the file is absent from the target.
+public struct RestoreReport: Sendable, Hashable {
+    /// The domains restored.
+    public var domains: [String]
+    /// Regular files written.
+    public var restoredFiles: Int
+    /// Bytes of those files.
+    public var restoredBytes: Int64
+    /// One entry per file whose payload is missing, truncated, altered or undecryptable.
+    public var problems: [BackupPayloadProblem]
+    /// Rows left out by iOS's rules (`domain/path`): Library/Caches and tmp,
+    /// and, in an app domain, anything outside Documents and Library.
+    public var skippedPaths: [String]
+    /// Files from another host's backup whose `Digest` could not be checked.
+    public var uncheckedDigests: Int
+    /// What happened to the keychain, when it was part of the restore.
+    public var keychain: KeychainRestoreOutcome?
+    /// Apps whose data is in the backup but that are not installed on the
+    /// target, so their data was not restored.
+    public var appsNotInstalled: [String]
+
+    /// An empty report.
+    public init() {
+        domains = []
+        restoredFiles = 0
+        restoredBytes = 0
+        problems = []
+        skippedPaths = []
+        uncheckedDigests = 0
+        keychain = nil
+        appsNotInstalled = []
+    }
+
+    /// Whether every payload restored was good.
+    public var isClean: Bool { problems.isEmpty }
+
+    /// Adds another report's counts and lists to this one.
+    public mutating func merge(_ other: RestoreReport) {
+        domains += other.domains
+        restoredFiles += other.restoredFiles
+        restoredBytes += other.restoredBytes
+        problems += other.problems
+        skippedPaths += other.skippedPaths
+        uncheckedDigests += other.uncheckedDigests
+        if let outcome = other.keychain { keychain = outcome }
+        appsNotInstalled += other.appsNotInstalled
+    }
+}
+
+/// What restoring `KeychainDomain` did, following iOS's rules.
+public enum KeychainRestoreOutcome: Sendable, Hashable {
+    /// The items came back (never `ThisDeviceOnly` ones: exports leave them out).
+    case restored(KeychainImportSummary)
+    /// The backup has no keychain export.
+    case notInBackup
+    /// A backup without a password, restored onto another device: its
+    /// keychain is sealed to the device it came from and stays out.
+    case skippedOnAnotherDevice
+    /// The export's payload is damaged; nothing was imported.
+    case damaged(BackupPayloadProblem)
+    /// The export is not one this module wrote (an iTunes or Finder backup
+    /// keeps the keychain sealed with the device's own keys); nothing was imported.
+    case unreadableFormat(String)
+}
