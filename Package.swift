@@ -3,6 +3,7 @@ import PackageDescription
 
 // Layers, lowest first. A module depends only on modules listed above it:
 //   Formats:  PropertyList, KeyedArchive
+//   System:   Launch (kernel confinement, process launch; Foundation only), sandbox-confine
 //   CLI:      SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
 // See docs/ARCHITECTURE.md.
 let package = Package(
@@ -15,7 +16,9 @@ let package = Package(
         .library(name: "Preferences", targets: ["Preferences"]),
         .library(name: "Container", targets: ["Container"]),
         .library(name: "MobileBackup", targets: ["MobileBackup"]),
+        .library(name: "Launch", targets: ["Launch"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
+        .executable(name: "sandbox-confine", targets: ["sandbox-confine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -76,6 +79,16 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             path: "Sources/Backup/MobileBackup"
+        ),
+        .target(
+            name: "Launch",
+            path: "Sources/System/Launch"
+        ),
+        .executableTarget(
+            // The trampoline Launch spawns: confines itself, then execs the app.
+            name: "sandbox-confine",
+            dependencies: ["Launch"],
+            path: "Sources/System/sandbox-confine"
         ),
         .target(
             name: "SandboxCLI",
@@ -148,6 +161,16 @@ let package = Package(
             name: "ContainerTests",
             dependencies: ["Container", "PropertyList", "container-crash-writer"],
             path: "Tests/ContainerTests"
+        ),
+        .executableTarget(
+            // The test app LaunchTests launches confined: it tries to escape.
+            name: "escape-probe",
+            path: "Tests/Helpers/EscapeProbe"
+        ),
+        .testTarget(
+            name: "LaunchTests",
+            dependencies: ["Launch", "sandbox-confine", "escape-probe"],
+            path: "Tests/LaunchTests"
         ),
         .testTarget(
             name: "MobileBackupTests",

@@ -1,0 +1,31 @@
+import Foundation
+
+extension ConfinedLaunch {
+    /// The directories of a data container an app may write: the rest of
+    /// the container (its root) is read-only, as on iOS.
+    public static let writableContainerDirectories = ["Documents", "Library", "tmp"]
+
+    /// Describes the launch of an app: `executable` inside `bundle` runs with
+    /// ``ContainerEnvironment`` for `container`, starts in the container, and
+    /// may reach only the system (read-only), its bundle (read and execute),
+    /// its container's root (read), `Documents`, `Library` and `tmp`
+    /// (read-write, never executed), and `groups` (shared app-group
+    /// containers, read-write).
+    public static func app(executable: URL, bundle: URL, container: URL, groups: [URL] = [],
+                           arguments: [String] = [], environment extra: [String: String] = [:]) -> ConfinedLaunch {
+        let containerPath = container.standardizedFileURL.path
+        let bundlePath = bundle.standardizedFileURL.path
+        var environment = ContainerEnvironment(container: containerPath, bundle: bundlePath,
+                                               inheriting: ProcessInfo.processInfo.environment).variables
+        environment.merge(extra) { _, new in new }
+        var launch = ConfinedLaunch(executable: executable, arguments: arguments, environment: environment)
+        launch.rules.append(PathRule(bundlePath, .readExecute))
+        launch.rules.append(PathRule(containerPath, .read))
+        for name in writableContainerDirectories {
+            launch.rules.append(PathRule(containerPath + "/" + name, .readWrite))
+        }
+        launch.rules += groups.map { PathRule($0, .readWrite) }
+        launch.workingDirectory = container
+        return launch
+    }
+}

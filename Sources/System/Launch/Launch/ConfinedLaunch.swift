@@ -1,0 +1,165 @@
+import Foundation
+
+/// A program to start inside a Landlock confinement: which program, with
+/// which arguments and environment, and which paths it may reach.
+///
+/// ```swift
+/// var launch = ConfinedLaunch(executable: program, arguments: ["--verbose"],
+///                             environment: ["HOME": home.path],
+///                             readOnly: [bundle], readWrite: [documents, caches])
+/// launch.standardOutput = .fileHandle(pipe.fileHandleForWriting)
+/// let process = try launch.start()
+/// let status = try process.wait()
+/// ```
+///
+/// The process is spawned through the `sandbox-confine` trampoline (see
+/// ``ConfinementTrampoline``), which applies the rules to itself and execs
+/// the program in place, so the pid ``start()`` returns is the program's.
+/// Where the kernel has no Landlock, ``mode`` ``ConfinementMode/automatic``
+/// warns on standard error and runs the program unconfined;
+/// ``LaunchedProcess/confinement`` says which happened.
+public struct ConfinedLaunch: Sendable {
+    /// The program.
+    public var executable: URL
+    /// The arguments after argv[0].
+    public var arguments: [String]
+    /// The program's whole environment (nothing is inherited).
+    public var environment: [String: String]
+    /// Every path the program may reach; anything not beneath one of these is
+    /// unreachable.
+    public var rules: [PathRule]
+    /// The directory the program starts in (the trampoline's when nil).
+    public var workingDirectory: URL?
+    /// Whether confinement is optional, required or off.
+    public var mode: ConfinementMode = .automatic
+    /// Where the program's standard streams go.
+    public var standardInput: LaunchIO = .inherit
+    /// Where the program's standard output goes.
+    public var standardOutput: LaunchIO = .inherit
+    /// Where the program's standard error goes.
+    public var standardError: LaunchIO = .inherit
+    /// The trampoline program; found by ``TrampolineLocator`` when nil.
+    public var trampoline: URL?
+    /// Whether an unconfined start prints ``warning(_:)`` on this process's
+    /// standard error (the text is in ``Confinement/warning`` either way).
+    public var printsWarnings = true
+
+    /// Describes a launch: `readOnly` paths may be read and executed,
+    /// `readWrite` paths read and written (but not executed), and, with
+    /// `includeSystem`, the ``SystemPaths`` a program needs to start are
+    /// readable too.
+    public init(executable: URL, arguments: [String] = [], environment: [String: String] = [:],
+                readOnly: [URL] = [], readWrite: [URL] = [], includeSystem: Bool = true) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.rules = (includeSystem ? SystemPaths.rules : [])
+            + readOnly.map { PathRule($0, .readExecute) } + readWrite.map { PathRule($0, .readWrite) }
+    }
+
+    /// The warning for an unconfined launch.
+    public static func warning(_ reason: String) -> String {
+        "warning: \(reason); the program runs UNCONFINED (its files are not protected by the kernel)"
+    }
+
+    /// Starts the program; returns once it runs (or has failed to).
+    ///
+    /// - Throws: ``LaunchError``: the trampoline or program is missing, the
+    ///   kernel refused the rules, ``ConfinementMode/required`` on a kernel
+    ///   without Landlock, or exec failed inside the confinement.
+    public func start() throws -> LaunchedProcess {
+        let request = try trampolineRequest()
+        let trampolineURL = try trampoline ?? TrampolineLocator.locate()
+        let status = try Platform.makePipe()
+        var descriptors: [(child: Int32, parent: Int32)] = []
+        var opened: [FileHandle] = []
+        for (number, io) in [(Int32(0), standardInput), (1, standardOutput), (2, standardError)] {
+            switch io {
+            case .inherit: continue
+            case .nullDevice:
+                guard let null = FileHandle(forUpdatingAtPath: "/dev/null") else {
+                    throw LaunchError(.spawnFailed, path: "/dev/null", "cannot open the null device")
+                }
+                opened.append(null)
+                descriptors.append((number, null.fileDescriptor))
+            case .descriptor(let fd): descriptors.append((number, fd))
+            }
+        }
+        descriptors.append((ConfinementTrampoline.statusDescriptor, status.write))
+        let pid: Int32
+        do {
+            defer { Platform.closeDescriptor(status.write) }
+            pid = try Platform.spawn(trampolineURL.path, arguments: [trampolineURL.path] + request.commandLine,
+                                     environment: environment.map { "\($0.key)=\($0.value)" },
+                                     descriptors: descriptors)
+        } catch let failure as SystemFailure {
+            Platform.closeDescriptor(status.read)
+            throw LaunchError(.spawnFailed, failure, path: trampolineURL.path, "start the trampoline")
+        }
+        withExtendedLifetime(opened) {}
+        let answer = Platform.readAll(status.read)
+        Platform.closeDescriptor(status.read)
+        return try started(pid, answer: answer)
+    }
+
+    private func trampolineRequest() throws -> TrampolineRequest {
+        let program = executable.standardizedFileURL.path
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw LaunchError(.executableNotFound, path: program, "no executable program")
+        }
+        let words = [program] + arguments + rules.map(\.path) + [workingDirectory?.path ?? ""]
+        if words.contains(where: { $0.utf8.contains(0) }) {
+            throw LaunchError(.invalidRequest, "an argument or path holds a NUL byte")
+        }
+        var request = TrampolineRequest(executable: program, arguments: [program] + arguments)
+        request.statusDescriptor = ConfinementTrampoline.statusDescriptor
+        request.mode = mode
+        request.rules = rules
+        request.workingDirectory = workingDirectory?.standardizedFileURL.path
+        return request
+    }
+
+    /// Turns the trampoline's answer into a running process or an error.
+    private func started(_ pid: Int32, answer: Data) throws -> LaunchedProcess {
+        let process = LaunchedProcess(pid: pid, confinement: Confinement(confined: false, abi: 0))
+        switch TrampolineStatus(reading: answer) {
+        case .confined(let abi):
+            process.confinement = Confinement(confined: true, abi: abi, warning: ConfinedLaunch.limitations(abi: abi))
+            return process
+        case .unconfined(let abi, let reason):
+            let warning = ConfinedLaunch.warning(reason)
+            if printsWarnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+            process.confinement = Confinement(confined: false, abi: abi, warning: warning)
+            return process
+        case .failed(let error):
+            _ = try? process.wait()
+            throw error
+        case nil:
+            let ended = (try? process.wait()).map { " (\($0))" } ?? ""
+            throw LaunchError(.protocolError, path: String(pid), "the trampoline ended without a status\(ended)")
+        }
+    }
+
+    /// What an old ABI cannot enforce, as a warning; nil from ABI 3 on.
+    static func limitations(abi: Int) -> String? {
+        switch abi {
+        case 1: return "warning: Landlock ABI 1 cannot stop truncating files outside the container, and refuses moving files between directories"
+        case 2: return "warning: Landlock ABI 2 cannot stop truncating files outside the container"
+        default: return nil
+        }
+    }
+}
+
+/// Where one of a launched program's standard streams goes.
+public enum LaunchIO: Sendable, Hashable {
+    /// The launcher's own stream.
+    case inherit
+    /// `/dev/null`.
+    case nullDevice
+    /// An open descriptor of the launcher (which keeps ownership of it:
+    /// close your copy of a pipe's write end after ``ConfinedLaunch/start()``).
+    case descriptor(Int32)
+
+    /// A file handle's descriptor.
+    public static func fileHandle(_ handle: FileHandle) -> LaunchIO { .descriptor(handle.fileDescriptor) }
+}

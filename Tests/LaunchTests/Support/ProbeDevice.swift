@@ -1,0 +1,105 @@
+import Foundation
+import Launch
+import Testing
+
+/// A device-shaped tree for the escape probe: its bundle (with a copy of the
+/// probe inside, as an installed app's executable), its data container,
+/// another app's container holding a secret, and a writable directory
+/// outside every container.
+struct ProbeDevice {
+    let directory = TemporaryDirectory("launch")
+    let bundle: URL
+    let container: URL
+    let other: URL
+    let outside: URL
+    let executable: URL
+
+    init() throws {
+        let root = directory.url
+        let manager = FileManager.default
+        let application = root.appendingPathComponent("Containers/Bundle/Application/\(UUID().uuidString)")
+        bundle = application.appendingPathComponent("Probe.app")
+        let data = root.appendingPathComponent("Containers/Data/Application")
+        container = data.appendingPathComponent(UUID().uuidString)
+        other = data.appendingPathComponent(UUID().uuidString)
+        outside = root.appendingPathComponent("outside")
+        executable = bundle.appendingPathComponent("escape-probe")
+
+        for folder in ["Documents", "Library/Caches", "Library/Preferences", "Library/Application Support", "tmp"] {
+            try manager.createDirectory(at: container.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try manager.createDirectory(at: other.appendingPathComponent("Documents"), withIntermediateDirectories: true)
+        try Data("other app's secret".utf8).write(to: other.appendingPathComponent("Documents/secret.txt"))
+        try manager.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("outside secret".utf8).write(to: outside.appendingPathComponent("secret.txt"))
+        try Data("outside victim".utf8).write(to: outside.appendingPathComponent("victim.txt"))
+        try manager.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try Data("<plist version=\"1.0\"><dict/></plist>\n".utf8).write(to: bundle.appendingPathComponent("Info.plist"))
+        // A copy, not a link: a link would point the kernel at the build
+        // directory, which the confinement does not let the app execute.
+        let probe = try #require(BuiltProgram.escapeProbe, "escape-probe was not built")
+        try manager.copyItem(at: probe, to: executable)
+    }
+
+    /// The probe's launch, as `sandbox launch` would describe it.
+    func launch(_ mode: ConfinementMode) throws -> ConfinedLaunch {
+        var launch = ConfinedLaunch.app(executable: executable, bundle: bundle, container: container,
+                                        arguments: ["--outside", outside.path, "--other", other.path])
+        launch.mode = mode
+        let trampoline = try #require(BuiltProgram.trampoline, "sandbox-confine was not built")
+        launch.trampoline = trampoline
+        launch.printsWarnings = false
+        return launch
+    }
+
+    /// Runs the probe and decodes its report.
+    func runProbe(_ mode: ConfinementMode) throws -> (report: ProbeReport, confinement: Confinement) {
+        var launch = try launch(mode)
+        let pipe = Pipe()
+        launch.standardOutput = .fileHandle(pipe.fileHandleForWriting)
+        let process = try Self.start(launch)
+        try pipe.fileHandleForWriting.close()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        let status = try process.wait()
+        #expect(status == .exited(0), "escape-probe ended with \(status)")
+        let report = try JSONDecoder().decode(ProbeReport.self, from: output)
+        return (report, process.confinement)
+    }
+}
+
+extension ProbeDevice {
+    /// Starts `launch`, retrying while the copied program is "busy": another
+    /// test's child, spawned while the copy was open for writing, may hold
+    /// that descriptor until it execs.
+    static func start(_ launch: ConfinedLaunch) throws -> LaunchedProcess {
+        var attempts = 0
+        while true {
+            do {
+                return try launch.start()
+            } catch let error as LaunchError where error.errno == LibC.textFileBusy && attempts < 50 {
+                attempts += 1
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+}
+
+/// The probe's JSON report.
+struct ProbeReport: Decodable {
+    struct Attempt: Decodable {
+        var name: String
+        var expect: String
+        var outcome: String
+        var errno: Int32
+        var detail: String
+        var minimumABI: Int
+    }
+
+    var pid: Int32
+    var container: String
+    var bundle: String
+    var attempts: [Attempt]
+
+    var escapes: [Attempt] { attempts.filter { $0.expect == "denied" && $0.outcome != "skipped" } }
+    var allowed: [Attempt] { attempts.filter { $0.expect == "allowed" && $0.outcome != "skipped" } }
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// A fresh directory under the system's temporary directory, removed when
+/// the value is released.
+final class TemporaryDirectory {
+    let url: URL
+
+    init(_ label: String = "launch") {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sandbox-\(label)-\(UUID().uuidString)", isDirectory: true)
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
