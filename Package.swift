@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Container", targets: ["Container"]),
         .library(name: "MobileBackup", targets: ["MobileBackup"]),
         .library(name: "Launch", targets: ["Launch"]),
+        .library(name: "Device", targets: ["Device"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
         .executable(name: "sandbox-confine", targets: ["sandbox-confine"]),
     ],
@@ -89,6 +90,11 @@ let package = Package(
             name: "sandbox-confine",
             dependencies: ["Launch"],
             path: "Sources/System/sandbox-confine"
+        ),
+        .target(
+            name: "Device",
+            dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive"],
+            path: "Sources/System/Device"
         ),
         .target(
             name: "SandboxCLI",
@@ -171,6 +177,17 @@ let package = Package(
             name: "LaunchTests",
             dependencies: ["Launch", "sandbox-confine", "escape-probe"],
             path: "Tests/LaunchTests"
+        ),
+        .executableTarget(
+            // Spawned by DeviceTests: updates and installs killed with SIGKILL.
+            name: "device-crash-worker",
+            dependencies: ["Device"],
+            path: "Tests/Helpers/DeviceCrashWorker"
+        ),
+        .testTarget(
+            name: "DeviceTests",
+            dependencies: ["Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker"],
+            path: "Tests/DeviceTests"
         ),
         .testTarget(
             name: "MobileBackupTests",

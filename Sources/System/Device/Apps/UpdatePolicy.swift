@@ -1,0 +1,71 @@
+import Foundation
+
+/// What an update carries from the old data container to the new one.
+///
+/// iOS guarantees that Documents and Library/Preferences survive an update
+/// and in practice keeps the rest of Library too. Here:
+///
+/// - **moved**: `Documents/`, every entry of `Library/` except `Caches`
+///   (Preferences, Application Support, Saved Application State, …), and
+///   any other entry at the container's root (such as the do-not-back-up
+///   record), each with one `rename`, so the cost does not depend on the
+///   number of files;
+/// - **not moved**: `Library/Caches/` and `tmp/` (re-creatable by
+///   definition) and the container metadata, which belongs to the old
+///   container; they go with it.
+public enum UpdatePolicy {
+    /// Entries of the container root that stay behind.
+    public static let rootEntriesLeftBehind: Set<String> = ["tmp", ContainerMetadata.fileName]
+    /// Entries of `Library/` that stay behind.
+    public static let libraryEntriesLeftBehind: Set<String> = ["Caches"]
+}
+
+extension Device {
+    /// Moves the user's data between data containers by ``UpdatePolicy``.
+    /// Idempotent: what has moved is no longer in `old`, so a second run
+    /// moves the rest.
+    func moveData(from old: URL, to new: URL, bundleID: String) throws {
+        for name in try names(in: old, bundleID: bundleID) where !UpdatePolicy.rootEntriesLeftBehind.contains(name) {
+            let source = old.appendingPathComponent(name)
+            if name == "Library" && Platform.isDirectory(source.path) {
+                try Platform.makeDirectoriesOrThrow(new.appendingPathComponent(name).path, bundleID: bundleID)
+                for entry in try names(in: source, bundleID: bundleID)
+                where !UpdatePolicy.libraryEntriesLeftBehind.contains(entry) {
+                    try move(source.appendingPathComponent(entry), to: new.appendingPathComponent(name).appendingPathComponent(entry),
+                             bundleID: bundleID)
+                }
+            } else {
+                try move(source, to: new.appendingPathComponent(name), bundleID: bundleID)
+            }
+        }
+    }
+
+    private func names(in directory: URL, bundleID: String) throws -> [String] {
+        do { return try Platform.listDirectory(directory.path).sorted() } catch {
+            throw DeviceError(error, bundleID: bundleID, path: directory.path, "list \(directory.lastPathComponent)")
+        }
+    }
+
+    /// Renames `source` over `destination`. The new container's empty
+    /// layout directories are replaced by `rename` itself; anything else in
+    /// the way (never there in a fresh container) is removed first.
+    private func move(_ source: URL, to destination: URL, bundleID: String) throws {
+        do { try Platform.rename(source.path, destination.path) } catch {
+            guard Platform.exists(destination.path) else {
+                throw DeviceError(error, bundleID: bundleID, path: source.path, "move \(source.lastPathComponent)")
+            }
+            try remove(destination, bundleID: bundleID)
+            do { try Platform.rename(source.path, destination.path) } catch {
+                throw DeviceError(error, bundleID: bundleID, path: source.path, "move \(source.lastPathComponent)")
+            }
+        }
+    }
+}
+
+extension Platform {
+    static func makeDirectoriesOrThrow(_ path: String, bundleID: String?) throws {
+        do { try makeDirectories(path) } catch {
+            throw DeviceError(error, bundleID: bundleID, path: path, "create \((path as NSString).lastPathComponent)")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+// `device-crash-worker`: the process the device's crash-consistency test
+// kills with SIGKILL at random moments.
+//
+//   device-crash-worker loop <device> <bundle v1> <bundle v2> <other bundle>
+//       Forever: update the app to v2, install the other app, update back
+//       to v1, uninstall the other app (each skipped if already done).
+import Device
+import Foundation
+
+let arguments = CommandLine.arguments
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+guard arguments.count == 6, arguments[1] == "loop" else {
+    fail("usage: device-crash-worker loop <device> <bundle v1> <bundle v2> <other bundle>")
+}
+let versionOne = URL(fileURLWithPath: arguments[3])
+let versionTwo = URL(fileURLWithPath: arguments[4])
+let other = URL(fileURLWithPath: arguments[5])
+do {
+    let device = try Device.open(at: URL(fileURLWithPath: arguments[2]))
+    while true {
+        try device.update(bundleAt: try device.app("com.example.notes").version == "1" ? versionTwo : versionOne)
+        if try device.installedBundleIDs().contains("com.example.other") {
+            try device.uninstall("com.example.other", keychainPolicy: .delete)
+        } else {
+            try device.install(bundleAt: other)
+        }
+    }
+} catch {
+    fail("device-crash-worker: \(error)")
+}
