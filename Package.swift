@@ -53,6 +53,7 @@ let package = Package(
             name: "Preferences",
             dependencies: [
                 "PropertyList",
+                "Container",
                 "KeyedArchive",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
@@ -103,6 +104,7 @@ let package = Package(
                 "KeyedArchive",
                 "Keychain",
                 "Preferences",
+                "Container",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
@@ -146,13 +148,13 @@ let package = Package(
         .executableTarget(
             // Spawned by PreferencesTests and KeychainTests as the "other process".
             name: "prefs-stress-writer",
-            dependencies: ["Preferences", "Keychain", "PropertyList",
+            dependencies: ["Preferences", "Keychain", "PropertyList", "Container",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Helpers/PrefsStressWriter"
         ),
         .testTarget(
             name: "PreferencesTests",
-            dependencies: ["Preferences", "PropertyList", "prefs-stress-writer",
+            dependencies: ["Preferences", "PropertyList", "Container", "prefs-stress-writer",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Tests/PreferencesTests"
         ),

@@ -12,9 +12,11 @@ import Testing
         try prefs.synchronize()
 
         let writers = try (0..<4).map { writer in
-            try StressWriter.start([
-                "set-keys", "--file", fixture.domainFile.path, "--prefix", "w\(writer)", "--count", "1000", "--every", "25",
-            ])
+            // Two writers go through the container, two name the file by
+            // path (as `sandbox defaults` may): both take the same lock.
+            try StressWriter.start(["set-keys"]
+                + (writer.isMultiple(of: 2) ? fixture.writerDomainArguments : ["--file", fixture.domainFile.path])
+                + ["--prefix", "w\(writer)", "--count", "1000", "--every", "25"])
         }
         for writer in writers { writer.waitUntilExit() }
         #expect(writers.allSatisfy { $0.terminationStatus == 0 })
@@ -37,7 +39,7 @@ import Testing
         for round in 0..<8 {
             let output = Pipe()
             let writer = try StressWriter.start(
-                ["flush-loop", "--manual", "--file", fixture.domainFile.path, "--keys", "\(keys)", "--padding", "100"], output: output)
+                ["flush-loop", "--manual"] + fixture.writerDomainArguments + ["--keys", "\(keys)", "--padding", "100"], output: output)
             // Wait for the first complete write, then kill at a varying point of a later one.
             _ = output.fileHandleForReading.availableData
             Thread.sleep(forTimeInterval: 0.005 + Double(round) * 0.013)

@@ -56,9 +56,8 @@ import Testing
         let changes = watcher.changes()
         let task = Task { await firstElement(of: changes, timeout: 20) { $0.origin == .anotherProcess } }
         try await Task.sleep(for: .milliseconds(50))
-        let status = try StressWriter.run([
-            "set-keys", "--file", fixture.domainFile.path, "--prefix", "child", "--count", "3", "--every", "0",
-        ])
+        let status = try StressWriter.run(
+            ["set-keys"] + fixture.writerDomainArguments + ["--prefix", "child", "--count", "3", "--every", "0"])
         #expect(status == 0)
         let change = await task.value
         #expect(change?.keys == ["child-0", "child-1", "child-2"])

@@ -14,14 +14,20 @@ extension Preferences {
     ///   app's own domain, which Foundation also refuses as a suite).
     public convenience init(suiteName: String, groupContainer: URL, applicationIdentifier: String? = nil,
                             globalDomainFile: URL? = nil, configuration: Configuration = .init()) throws {
-        guard !suiteName.isEmpty, !suiteName.contains("/"), !suiteName.hasPrefix("."),
-              suiteName != Self.globalDomainName, suiteName != applicationIdentifier else {
-            throw PreferencesError(.invalidDomainName, path: suiteName,
-                                   "'\(suiteName)' cannot name a suite (empty, a path, the global domain or the app's own domain)")
-        }
+        try Self.checkSuiteName(suiteName, applicationIdentifier: applicationIdentifier)
         let file = groupContainer.appendingPathComponent("Library/Preferences", isDirectory: true)
             .appendingPathComponent(suiteName + ".plist")
         try self.init(domainFile: file, globalDomainFile: globalDomainFile, homeDirectory: groupContainer,
                       configuration: configuration)
+    }
+
+    /// Refuses names that cannot be a suite: empty, a path, the global
+    /// domain, or the app's own domain (Foundation refuses that one too).
+    static func checkSuiteName(_ suiteName: String, applicationIdentifier: String?) throws {
+        guard !suiteName.isEmpty, !suiteName.contains("/"), !suiteName.hasPrefix("."),
+              suiteName != globalDomainName, suiteName != applicationIdentifier else {
+            throw PreferencesError(.invalidDomainName, path: suiteName,
+                                   "'\(suiteName)' cannot name a suite (empty, a path, the global domain or the app's own domain)")
+        }
     }
 }

@@ -2,6 +2,7 @@
 // multi-process tests. Each subcommand does one job against a shared store
 // and exits 0 on success; the tests spawn several at once.
 import ArgumentParser
+import Container
 import Foundation
 import Keychain
 import Preferences
@@ -77,14 +78,22 @@ struct AddKeychainItems: ParsableCommand {
     }
 }
 
-/// Which domain to open.
+/// Which domain to open: an app's domain in its container (the normal
+/// path, through the container's file API), or a plist file by path.
 struct DomainOptions: ParsableArguments {
-    @Option(help: "The domain's plist file.") var file: String
+    @Option(help: "The app container whose Library/Preferences holds the domain.") var container: String?
+    @Option(help: "The domain (bundle id) in --container.") var domain: String?
+    @Option(help: "The domain's plist file, outside any container.") var file: String?
     @Flag(help: "Write only on synchronize (no coalesced background writes).") var manual = false
 
     func open() throws -> Preferences {
-        try Preferences(domainFile: URL(fileURLWithPath: file),
-                        configuration: .init(coalescingDelay: manual ? nil : 0.01))
+        let configuration = Preferences.Configuration(coalescingDelay: manual ? nil : 0.01)
+        if let container {
+            let app = try AppContainer(existingAt: URL(fileURLWithPath: container, isDirectory: true))
+            return try Preferences(container: app, bundleIdentifier: domain, configuration: configuration)
+        }
+        guard let file else { throw ValidationError("give --container (and --domain) or --file") }
+        return try Preferences(domainFile: URL(fileURLWithPath: file), configuration: configuration)
     }
 }
 

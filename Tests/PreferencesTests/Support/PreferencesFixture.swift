@@ -1,3 +1,4 @@
+import Container
 import Foundation
 import Preferences
 import PropertyList
@@ -7,8 +8,18 @@ struct PreferencesFixture {
     static let bundleIdentifier = "com.example.app"
 
     let directory: TemporaryDirectory
+    /// The app's container, rooted at `directory`.
+    let container: AppContainer
 
-    init() throws { directory = try TemporaryDirectory() }
+    init() throws {
+        directory = try TemporaryDirectory()
+        container = try AppContainer.create(at: directory.url)
+    }
+
+    /// The `prefs-stress-writer` options naming the app domain in the container.
+    var writerDomainArguments: [String] {
+        ["--container", directory.url.path, "--domain", Self.bundleIdentifier]
+    }
 
     /// `Library/Preferences` of the app.
     var preferencesDirectory: URL { directory.url.appendingPathComponent("Library/Preferences", isDirectory: true) }
@@ -17,11 +28,12 @@ struct PreferencesFixture {
     /// The global domain's file.
     var globalFile: URL { preferencesDirectory.appendingPathComponent(Preferences.globalDomainFileName) }
 
-    /// A store on the app domain. Unless `shared`, it has a domain of its
-    /// own, as a store in another process would.
+    /// A store on the app domain, opened the way an app opens it: through
+    /// its container. Unless `shared`, it has a domain of its own, as a
+    /// store in another process would.
     func open(arguments: [String] = [], coalescingDelay: TimeInterval? = nil, shared: Bool = false,
               observationInterval: TimeInterval = 0.02) throws -> Preferences {
-        try Preferences(domainFile: domainFile, globalDomainFile: globalFile, homeDirectory: directory.url,
+        try Preferences(container: container, bundleIdentifier: Self.bundleIdentifier, globalDomainFile: globalFile,
                         configuration: .init(arguments: arguments, coalescingDelay: coalescingDelay,
                                              observationInterval: observationInterval, sharesDomainsInProcess: shared))
     }

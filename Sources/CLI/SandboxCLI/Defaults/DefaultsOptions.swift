@@ -1,4 +1,5 @@
 import ArgumentParser
+import Container
 import Foundation
 import Preferences
 import PropertyList
@@ -38,10 +39,20 @@ struct DefaultsOptions: ParsableArguments {
         return try preferencesDirectory().appendingPathComponent(domain + ".plist")
     }
 
-    /// A store on the domain's file that writes only when told to.
+    /// A store on the domain that writes only when told to. A domain named
+    /// by bundle id in a container goes through the container's file API,
+    /// as the app's own store does; the global domain and plist paths are
+    /// written by path (under the same lock file), and so is a container
+    /// directory that does not exist yet (the write creates the file).
     func open(_ domain: String?) throws -> Preferences {
-        try Preferences(domainFile: domainFile(domain),
-                        configuration: .init(coalescingDelay: nil, sharesDomainsInProcess: false))
+        let configuration = Preferences.Configuration(coalescingDelay: nil, sharesDomainsInProcess: false)
+        if let container, let domain, !global, domain != Preferences.globalDomainName,
+           !domain.contains("/"), !domain.hasSuffix(".plist"),
+           FileManager.default.fileExists(atPath: container) {
+            let app = try AppContainer(existingAt: URL(fileURLWithPath: container, isDirectory: true))
+            return try Preferences(container: app, bundleIdentifier: domain, configuration: configuration)
+        }
+        return try Preferences(domainFile: domainFile(domain), configuration: configuration)
     }
 
     /// Splits the positional arguments into a domain and the rest: with -g

@@ -9,7 +9,11 @@ extension AppContainer {
     /// flushed so the rename itself is durable. The old file's permissions
     /// and do-not-back-up flag carry over. On failure (disk full, file-size
     /// limit) the old content is intact.
-    public func writeAtomically(_ data: Data, to path: String) throws {
+    ///
+    /// With `durability` ``WriteDurability/processCrashSafe`` the two
+    /// flushes are skipped: still atomic for readers and for a crash of the
+    /// process, not for a power loss (see ``WriteDurability``).
+    public func writeAtomically(_ data: Data, to path: String, durability: WriteDurability = .full) throws {
         let path = try ContainerPath(path)
         try checkWritable(path, action: "write")
         try directory.withParent(path, action: "write") { parent, name throws(ContainerError) in
@@ -24,7 +28,8 @@ extension AppContainer {
                     excluded = (try? exclusionFlag(parent, name, path)) ?? false
                 }
             }
-            try replaceAtomically(parent, name, path, mode: mode, excluded: excluded) { fd throws(SystemFailure) in
+            try replaceAtomically(parent, name, path, mode: mode, excluded: excluded,
+                                  durability: durability) { fd throws(SystemFailure) in
                 try Platform.write(fd, data)
             }
         }
@@ -33,9 +38,10 @@ extension AppContainer {
 
     /// Writes a temporary file in `parent` with `fill`, flushes it, renames
     /// it over `name` (or, when `replace` is false, fails if `name` exists)
-    /// and flushes the directory. The temporary file never survives a failure.
+    /// and flushes the directory; ``WriteDurability/processCrashSafe``
+    /// skips both flushes. The temporary file never survives a failure.
     func replaceAtomically(_ parent: Platform.Descriptor, _ name: String, _ path: ContainerPath,
-                           mode: UInt32, excluded: Bool, replace: Bool = true,
+                           mode: UInt32, excluded: Bool, replace: Bool = true, durability: WriteDurability = .full,
                            _ fill: (Platform.Descriptor) throws(SystemFailure) -> Void) throws(ContainerError) {
         var temporary = ""
         var fd: Platform.Descriptor = -1
@@ -61,12 +67,12 @@ extension AppContainer {
             Platform.changeMode(fd, mode)
             try fill(fd)
             if excluded { try setExclusionFlag(fd, path: path, true) }
-            try Platform.sync(fd)
+            if durability == .full { try Platform.sync(fd) }
             Platform.close(fd)
             fd = -1
             try Platform.rename(parent, temporary, parent, name, replace: replace)
             renamed = true
-            try Platform.sync(parent)
+            if durability == .full { try Platform.sync(parent) }
         } catch {
             throw ContainerError(error, path: path.text, "write")
         }
