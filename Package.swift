@@ -141,8 +141,13 @@ let package = Package(
             path: "Tests/KeychainTests"
         ),
         .executableTarget(
+            name: "container-benchmark",
+            dependencies: ["Container"],
+            path: "Benchmarks/ContainerBenchmark"
+        ),
+        .executableTarget(
             name: "prefs-benchmark",
-            dependencies: ["Preferences", "PropertyList"],
+            dependencies: ["Preferences", "PropertyList", "Container"],
             path: "Benchmarks/PreferencesBenchmark"
         ),
         .executableTarget(

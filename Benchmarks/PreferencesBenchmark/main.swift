@@ -1,3 +1,4 @@
+import Container
 import Foundation
 import Preferences
 import PropertyList
@@ -79,13 +80,18 @@ func run() throws {
     }
 
     // Ours.
-    let file = home.appendingPathComponent("container/Library/Preferences/com.example.bench.plist")
-    let prefs = try Preferences(domainFile: file, configuration: .init(coalescingDelay: nil))
+    // The app's normal path: its domain in its container, through the
+    // container's file API.
+    let container = try AppContainer.create(at: home.appendingPathComponent("container"))
+    let file = container.url(for: .preferences).appendingPathComponent("com.example.bench.plist")
+    let prefs = try Preferences(container: container, bundleIdentifier: "com.example.bench",
+                                configuration: .init(coalescingDelay: nil))
     for (index, key) in keys.enumerated() { prefs.set(index, forKey: key) }
     try prefs.synchronize()
     // Writes are measured in alternating rounds, Foundation then ours, so
     // that load from other work on the machine hits both alike.
     let before = prefs.statistics
+    let containerBefore = container.bytesWritten
     var foundationRounds: [Double] = []
     var oursRounds: [Double] = []
     // Every set stores a value the key has never had, so every
@@ -103,6 +109,7 @@ func run() throws {
     let foundationSet = foundationRounds.sorted()[foundationRounds.count / 2]
     let oursSet = oursRounds.sorted()[oursRounds.count / 2]
     let after = prefs.statistics
+    let containerWritten = container.bytesWritten - containerBefore
     let fileSize = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
     let oursDurable = try microseconds(rounds: 3, iterations: 100) { index in
         prefs.set(100_000 + index, forKey: keys[index % keyCount])
@@ -140,6 +147,7 @@ func run() throws {
     print("| set + `applicationDidEnterBackground()` (fsync file and directory) | \(format(oursDurable)) µs |")
     print("| 200 sets + one synchronize (a burst: one write) | \(format(oursBurst)) µs |")
     print("| bytes written per flush | \(Int(bytesPerFlush)) B |")
+    print("| bytes the container counted per flush | \(writes > 0 ? Int(containerWritten) / writes : 0) B |")
     print("| binary file size after those flushes | \(fileSize) B |")
     print("| Foundation's XML file size | \(foundationSize) B |")
     if sink == 42 { log("") }

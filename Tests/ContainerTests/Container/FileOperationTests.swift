@@ -28,12 +28,18 @@ import Testing
         #expect(container.bytesWritten - before == 8)
     }
 
-    @Test func atomicWriteKeepsPermissionsAndLeavesNoTemporaryFiles() throws {
+    @Test(arguments: [WriteDurability.full, .processCrashSafe])
+    func atomicWriteKeepsPermissionsAndLeavesNoTemporaryFiles(durability: WriteDurability) throws {
         let container = try container()
-        try container.writeAtomically(Data("1".utf8), to: "Documents/a.txt")
+        try container.writeAtomically(Data("1".utf8), to: "Documents/a.txt", durability: durability)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: container.root.path + "/Documents/a.txt")
-        try container.writeAtomically(Data("2".utf8), to: "Documents/a.txt")
+        try container.setExcludedFromBackup(true, at: "Documents/a.txt")
+        let before = container.bytesWritten
+        try container.writeAtomically(Data("22".utf8), to: "Documents/a.txt", durability: durability)
+        #expect(try container.read("Documents/a.txt") == Data("22".utf8))
         #expect(try container.attributes("Documents/a.txt").permissions == 0o600)
+        #expect(try container.isExcludedFromBackup("Documents/a.txt"))
+        #expect(container.bytesWritten - before == 2)
         #expect(try container.contentsOfDirectory("Documents") == ["a.txt"])
     }
 

@@ -42,7 +42,7 @@ struct ConfinedDirectory: Sendable {
               action: String) throws(ContainerError) -> Platform.Descriptor {
         if verifiesCase { try verifyExactCase(path, allowMissingFinal: flags & Platform.create != 0) }
         do {
-            return try Platform.openBeneath(root.fd, path.components[...], flags: flags, mode: mode,
+            return try Platform.openBeneath(root.fd, path.normalized, flags: flags, mode: mode,
                                             followFinal: followFinal, resolver: resolver)
         } catch {
             throw failure(error, path, action)
@@ -53,7 +53,7 @@ struct ConfinedDirectory: Sendable {
     func openParent(_ path: ContainerPath, action: String) throws(ContainerError) -> Platform.Descriptor {
         if verifiesCase { try verifyExactCase(path, allowMissingFinal: true) }
         do {
-            return try Platform.openBeneath(root.fd, path.parentComponents, flags: Platform.directoryFlags,
+            return try Platform.openBeneath(root.fd, path.parentNormalized, flags: Platform.directoryFlags,
                                             resolver: resolver)
         } catch {
             throw failure(error, path, action)
@@ -106,7 +106,8 @@ struct ConfinedDirectory: Sendable {
     /// file system would otherwise accept the wrong case.
     func verifyExactCase(_ path: ContainerPath, allowMissingFinal: Bool) throws(ContainerError) {
         var prefix: [String] = []
-        for (index, component) in path.components.enumerated() {
+        let components = path.components
+        for (index, component) in components.enumerated() {
             guard let names = try? listing(ContainerPath(validComponents: prefix)) else { return }
             if !names.contains(component) {
                 let folded = component.lowercased()
@@ -114,7 +115,7 @@ struct ConfinedDirectory: Sendable {
                     throw ContainerError(.caseMismatch(suggestion: suggestion), path: path.text,
                                          "names are case-sensitive; the item is spelled '\(suggestion)'")
                 }
-                if index == path.components.count - 1 && allowMissingFinal { return }
+                if index == components.count - 1 && allowMissingFinal { return }
                 return  // a genuine miss: the open reports it
             }
             prefix.append(component)
@@ -140,7 +141,7 @@ struct ConfinedDirectory: Sendable {
 
     /// The names in a directory beneath the root.
     func listing(_ path: ContainerPath) throws(SystemFailure) -> [String] {
-        let fd = try Platform.openBeneath(root.fd, path.components[...], flags: Platform.directoryFlags, resolver: resolver)
+        let fd = try Platform.openBeneath(root.fd, path.normalized, flags: Platform.directoryFlags, resolver: resolver)
         defer { Platform.close(fd) }
         return try Platform.listDirectory(fd)
     }

@@ -3,11 +3,11 @@ extension AppContainer {
     /// Refuses a change to `path` that iOS would refuse: anything directly at
     /// the root, inside the bundle, or in a read-only directory.
     func checkWritable(_ path: ContainerPath, action: String) throws(ContainerError) {
-        let first = path.components.first ?? ""
-        if first.hasSuffix(".app") || first == bundleComponent {
+        let first = path.firstComponent
+        if first.hasSuffix(".app") || (bundleComponent.map { first == $0 } ?? false) {
             throw ContainerError(.writeInBundle, path: path.text, "cannot \(action): the app bundle is read-only")
         }
-        if path.components.count <= 1 {
+        if path.isRoot || path.isTopLevel {
             throw ContainerError(.writeAtRoot, path: path.text, "cannot \(action): apps may not write at the container root")
         }
         let directory = StorageRules.directory(forRelativePath: path.normalized)

@@ -27,10 +27,13 @@ extension AppContainer {
             do { return ContainerFileInfo(try Platform.stat(directory.root.fd)) }
             catch { throw ContainerError(error, path: path.text, "read attributes") }
         }
-        return try directory.withParent(path, action: "read attributes") { parent, name throws(ContainerError) in
-            do throws(SystemFailure) { return ContainerFileInfo(try Platform.stat(parent, name)) }
-            catch { throw directory.failure(error, path, "read attributes") }
-        }
+        // A path-only descriptor of the item itself (a final link is not
+        // followed), then fstat: the lookup resolves beneath the root once,
+        // and a path-only open costs less than opening the parent directory.
+        let fd = try directory.open(path, flags: Platform.pathOnly, followFinal: false, action: "read attributes")
+        defer { Platform.close(fd) }
+        do { return ContainerFileInfo(try Platform.stat(fd)) }
+        catch { throw ContainerError(error, path: path.text, "read attributes") }
     }
 
     /// Creates a directory and any missing parents. Existing directories are

@@ -6,7 +6,7 @@ extension AppContainer {
     public func withExclusiveLock<T>(on path: String, _ body: () throws -> T) throws -> T {
         let path = try ContainerPath(path)
         guard !path.isRoot else { throw ContainerError(.invalidPath, path: path.text, "cannot lock the container root") }
-        let lockPath = ContainerPath(validComponents: Array(path.parentComponents) + [".\(path.name).lock"])
+        let lockPath = path.sibling(".\(path.name).lock")
         try checkWritable(lockPath, action: "lock")
         let fd = try directory.open(lockPath, flags: Platform.readWrite | Platform.create, mode: 0o644, followFinal: false,
                                     action: "lock")

@@ -75,7 +75,7 @@ public struct AppContainer: Sendable {
         for component in relativePath.split(separator: "/").map(String.init) {
             let fd: Platform.Descriptor
             do {
-                fd = try Platform.openBeneath(directory.root.fd, parent[...], flags: Platform.directoryFlags,
+                fd = try Platform.openBeneath(directory.root.fd, parent.joined(separator: "/"), flags: Platform.directoryFlags,
                                               resolver: directory.resolver)
             } catch {
                 throw ContainerError(error, path: relativePath, "create the layout")

@@ -179,20 +179,20 @@ enum Platform {
     }
     #endif
 
-    /// Opens `components` (already checked: no "", ".", ".." or "/") beneath
-    /// `root`. Symbolic links are followed only while they stay beneath
-    /// `root`; the final one only when `followFinal`. Escapes fail with EXDEV.
+    /// Opens `path` (a normalized relative path: components joined by "/",
+    /// none "", "." or "..") beneath `root`. Symbolic links are followed only
+    /// while they stay beneath `root`; the final one only when `followFinal`.
+    /// Escapes fail with EXDEV.
     static func openBeneath(
-        _ root: Descriptor, _ components: ArraySlice<String>, flags: Int32, mode: UInt32 = 0o644,
+        _ root: Descriptor, _ path: String, flags: Int32, mode: UInt32 = 0o644,
         followFinal: Bool = true, resolver: PathResolution = .automatic
     ) throws(SystemFailure) -> Descriptor {
-        if components.isEmpty {
+        if path.isEmpty {
             // The root itself: a fresh descriptor for it.
             return try openAt(root, ".", flags: flags & ~(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW))
         }
         #if os(Linux)
         if resolver == .automatic && hasOpenat2 {
-            let path = components.joined(separator: "/")
             var attempts = 0
             while true {
                 let fd = openat2(root, path, flags: flags | (followFinal ? 0 : O_NOFOLLOW), mode: mode,
@@ -205,7 +205,8 @@ enum Platform {
             }
         }
         #endif
-        return try walkBeneath(root, components, flags: flags, mode: mode, followFinal: followFinal)
+        let components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        return try walkBeneath(root, components[...], flags: flags, mode: mode, followFinal: followFinal)
     }
 
     /// The user-space equivalent of RESOLVE_BENEATH. The kernel never
@@ -300,6 +301,20 @@ enum Platform {
 
     static func unlink(_ dir: Descriptor, _ name: String, directory: Bool) throws(SystemFailure) {
         guard unlinkat(dir, name, directory ? AT_REMOVEDIR : 0) == 0 else { throw SystemFailure(errno: errno) }
+    }
+
+    /// Swaps two existing names atomically (`renameat2(RENAME_EXCHANGE)`):
+    /// afterwards `to` names what `from` named and the other way round.
+    /// False where the system or file system cannot (the caller renames).
+    static func exchange(_ dir: Descriptor, _ from: String, _ to: String) throws(SystemFailure) -> Bool {
+        #if os(Linux)
+        let exchange: UInt32 = 2  // RENAME_EXCHANGE
+        if c_renameat2(dir, from, dir, to, exchange) == 0 { return true }
+        if errno == EINVAL || errno == ENOSYS || errno == ENOENT { return false }
+        throw SystemFailure(errno: errno)
+        #else
+        return false
+        #endif
     }
 
     /// Renames; with `replace == false` an existing destination is an error
