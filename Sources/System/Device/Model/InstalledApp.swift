@@ -46,7 +46,9 @@ public struct InstalledApp: Sendable {
         let file = dataContainerURL.appendingPathComponent("Library/Preferences/\(bundleID).plist")
         let global = systemRoot.appendingPathComponent("Library/Preferences/\(Preferences.globalDomainFileName)")
         do {
-            return try Preferences(domainFile: file, globalDomainFile: global, homeDirectory: dataContainerURL,
+            // Through the container's file API: confined, counted in its
+            // bytesWritten, locked with its lock file.
+            return try Preferences(container: try dataContainer(), bundleIdentifier: bundleID, globalDomainFile: global,
                                    configuration: configuration)
         } catch {
             throw DeviceError.wrapping(error, bundleID: bundleID, path: file.path, "open the preferences")
