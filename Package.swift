@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, lowest first. A module depends only on modules listed above it:
 //   Formats:  PropertyList, KeyedArchive
-//   System:   Launch (kernel confinement, process launch; Foundation only), sandbox-confine
+//   System:   LaunchCore (Landlock, no Foundation), Launch (process launch; Foundation), sandbox-confine
 //   CLI:      SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
 // See docs/ARCHITECTURE.md.
 let package = Package(
@@ -83,13 +83,20 @@ let package = Package(
             path: "Sources/Backup/MobileBackup"
         ),
         .target(
+            // Landlock and the trampoline's body, without Foundation (so the
+            // trampoline starts in milliseconds); re-exported by Launch.
+            name: "LaunchCore",
+            path: "Sources/System/LaunchCore"
+        ),
+        .target(
             name: "Launch",
+            dependencies: ["LaunchCore"],
             path: "Sources/System/Launch"
         ),
         .executableTarget(
             // The trampoline Launch spawns: confines itself, then execs the app.
             name: "sandbox-confine",
-            dependencies: ["Launch"],
+            dependencies: ["LaunchCore"],
             path: "Sources/System/sandbox-confine"
         ),
         .target(
@@ -176,13 +183,18 @@ let package = Package(
             path: "Tests/ContainerTests"
         ),
         .executableTarget(
+            name: "launch-benchmark",
+            dependencies: ["Launch"],
+            path: "Benchmarks/LaunchBenchmark"
+        ),
+        .executableTarget(
             // The test app LaunchTests launches confined: it tries to escape.
             name: "escape-probe",
             path: "Tests/Helpers/EscapeProbe"
         ),
         .testTarget(
             name: "LaunchTests",
-            dependencies: ["Launch", "sandbox-confine", "escape-probe"],
+            dependencies: ["Launch", "LaunchCore", "sandbox-confine", "escape-probe"],
             path: "Tests/LaunchTests"
         ),
         .executableTarget(

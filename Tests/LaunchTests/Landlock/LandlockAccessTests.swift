@@ -1,4 +1,5 @@
 @testable import Launch
+@testable import LaunchCore
 import Testing
 
 @Suite struct LandlockAccessTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Launch
+@testable import LaunchCore
 import Testing
 
 @Suite struct TrampolineProtocolTests {
@@ -31,17 +32,17 @@ import Testing
             .failed(LaunchError(.invalidRequest, "bad\nrule")),
         ]
         for status in statuses {
-            let decoded = TrampolineStatus(reading: Data(status.line.utf8))
+            let decoded = TrampolineStatus(reading: Array(status.line.utf8))
             if case .failed(let error) = status, error.message.contains("\n") {
                 #expect(decoded == .failed(LaunchError(.invalidRequest, "bad rule")))
             } else {
                 #expect(decoded == status)
             }
         }
-        #expect(TrampolineStatus(reading: Data()) == nil)
-        #expect(TrampolineStatus(reading: Data("garbage\n".utf8)) == nil)
+        #expect(TrampolineStatus(reading: []) == nil)
+        #expect(TrampolineStatus(reading: Array("garbage\n".utf8)) == nil)
         // An exec failure follows the status line: the last line wins.
         let both = TrampolineStatus.confined(abi: 7).line + TrampolineStatus.failed(LaunchError(.execFailed, "x")).line
-        #expect(TrampolineStatus(reading: Data(both.utf8)) == .failed(LaunchError(.execFailed, "x")))
+        #expect(TrampolineStatus(reading: Array(both.utf8)) == .failed(LaunchError(.execFailed, "x")))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import LaunchCore
 
 /// A program to start inside a Landlock confinement: which program, with
 /// which arguments and environment, and which paths it may reach.
@@ -40,7 +41,7 @@ public struct ConfinedLaunch: Sendable {
     public var standardError: LaunchIO = .inherit
     /// The trampoline program; found by ``TrampolineLocator`` when nil.
     public var trampoline: URL?
-    /// Whether an unconfined start prints ``warning(_:)`` on this process's
+    /// Whether an unconfined start prints ``Confinement/warning(_:)`` on this process's
     /// standard error (the text is in ``Confinement/warning`` either way).
     public var printsWarnings = true
 
@@ -55,11 +56,6 @@ public struct ConfinedLaunch: Sendable {
         self.environment = environment
         self.rules = (includeSystem ? SystemPaths.rules : [])
             + readOnly.map { PathRule($0, .readExecute) } + readWrite.map { PathRule($0, .readWrite) }
-    }
-
-    /// The warning for an unconfined launch.
-    public static func warning(_ reason: String) -> String {
-        "warning: \(reason); the program runs UNCONFINED (its files are not protected by the kernel)"
     }
 
     /// Starts the program; returns once it runs (or has failed to).
@@ -97,7 +93,7 @@ public struct ConfinedLaunch: Sendable {
             throw LaunchError(.spawnFailed, failure, path: trampolineURL.path, "start the trampoline")
         }
         withExtendedLifetime(opened) {}
-        let answer = Platform.readAll(status.read)
+        let answer = [UInt8](Platform.readAll(status.read))
         Platform.closeDescriptor(status.read)
         return try started(pid, answer: answer)
     }
@@ -120,14 +116,14 @@ public struct ConfinedLaunch: Sendable {
     }
 
     /// Turns the trampoline's answer into a running process or an error.
-    private func started(_ pid: Int32, answer: Data) throws -> LaunchedProcess {
+    private func started(_ pid: Int32, answer: [UInt8]) throws -> LaunchedProcess {
         let process = LaunchedProcess(pid: pid, confinement: Confinement(confined: false, abi: 0))
         switch TrampolineStatus(reading: answer) {
         case .confined(let abi):
             process.confinement = Confinement(confined: true, abi: abi, warning: ConfinedLaunch.limitations(abi: abi))
             return process
         case .unconfined(let abi, let reason):
-            let warning = ConfinedLaunch.warning(reason)
+            let warning = Confinement.warning(reason)
             if printsWarnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
             process.confinement = Confinement(confined: false, abi: abi, warning: warning)
             return process

@@ -9,17 +9,17 @@
 /// `<rights>` is a ``LandlockAccess`` bit mask in decimal; `?` marks a rule
 /// whose path may be missing. The environment is the trampoline's own,
 /// passed on unchanged to the program.
-struct TrampolineRequest: Equatable {
-    var statusDescriptor: Int32?
-    var mode: ConfinementMode = .automatic
-    var rules: [PathRule] = []
-    var workingDirectory: String?
-    var executable: String
+package struct TrampolineRequest: Equatable {
+    package var statusDescriptor: Int32?
+    package var mode: ConfinementMode = .automatic
+    package var rules: [PathRule] = []
+    package var workingDirectory: String?
+    package var executable: String
     /// The program's argv, argv[0] included.
-    var arguments: [String]
+    package var arguments: [String]
 
     /// The options and operands, without the trampoline's own argv[0].
-    var commandLine: [String] {
+    package var commandLine: [String] {
         var line: [String] = []
         if let statusDescriptor { line += ["--status-fd", String(statusDescriptor)] }
         line += ["--mode", mode.rawValue]
@@ -29,7 +29,7 @@ struct TrampolineRequest: Equatable {
     }
 
     /// Parses ``commandLine``.
-    init(commandLine: some Collection<String>) throws {
+    package init(commandLine: some Collection<String>) throws {
         var rest = commandLine[...]
         var executable: String?
         var programArguments: [String] = []
@@ -70,7 +70,8 @@ struct TrampolineRequest: Equatable {
         self.arguments = programArguments
     }
 
-    init(executable: String, arguments: [String]) {
+    /// A request to run `executable` with argv `arguments`, unconfigured.
+    package init(executable: String, arguments: [String]) {
         self.executable = executable
         self.arguments = arguments
     }

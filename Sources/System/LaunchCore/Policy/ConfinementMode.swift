@@ -21,6 +21,11 @@ public struct Confinement: Sendable, Hashable {
     /// kernel's ABI cannot enforce every rule (nil otherwise).
     public var warning: String?
 
+    /// The warning for an unconfined launch.
+    public static func warning(_ reason: String) -> String {
+        "warning: \(reason); the program runs UNCONFINED (its files are not protected by the kernel)"
+    }
+
     /// Creates a report.
     public init(confined: Bool, abi: Int, warning: String? = nil) {
         self.confined = confined

@@ -60,7 +60,7 @@ public struct LaunchError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension LaunchError {
     /// A failed system call as a typed error.
-    init(_ code: Code, _ failure: SystemFailure, path: String = "", _ action: String) {
+    package init(_ code: Code, _ failure: SystemFailure, path: String = "", _ action: String) {
         self.init(code, path: path, errno: failure.errno, "cannot \(action): \(Platform.describe(failure.errno))")
     }
 }

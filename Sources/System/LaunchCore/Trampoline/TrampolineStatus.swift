@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the trampoline tells the launcher over its status pipe, one line,
 /// just before it execs the program (or instead of exec'ing it):
 ///
@@ -12,12 +10,15 @@ import Foundation
 /// The pipe closes on exec, so end-of-file after a `confined`/`unconfined`
 /// line means the program is running; an `error` line after it means exec
 /// failed.
-enum TrampolineStatus: Equatable {
+package enum TrampolineStatus: Equatable {
+    /// Confined with this ABI; the program is next.
     case confined(abi: Int)
+    /// Not confined, and why; the program is next.
     case unconfined(abi: Int, reason: String)
+    /// The launch failed; the trampoline exits.
     case failed(LaunchError)
 
-    var line: String {
+    package var line: String {
         switch self {
         case .confined(let abi): return "confined \(abi)\n"
         case .unconfined(let abi, let reason): return "unconfined \(abi) \(oneLine(reason))\n"
@@ -28,8 +29,8 @@ enum TrampolineStatus: Equatable {
 
     /// Reads the last line of what the pipe carried; nil for nothing at all
     /// (the trampoline died before it said anything).
-    init?(reading data: Data) {
-        let text = String(decoding: data, as: UTF8.self)
+    package init?(reading bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
         guard let line = text.split(separator: "\n").last else { return nil }
         let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
         switch (words.first, words.count) {
@@ -50,6 +51,6 @@ enum TrampolineStatus: Equatable {
     }
 
     private func oneLine(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+        String(text.map { $0 == "\n" || $0 == "\t" ? " " : $0 })
     }
 }

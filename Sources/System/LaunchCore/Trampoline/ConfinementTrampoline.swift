@@ -1,6 +1,4 @@
-import Foundation
-
-/// The `sandbox-confine` program: confines itself, then execs the program
+/// The `sandbox-confine` program (what `ConfinedLaunch` spawns): confines itself, then execs the program
 /// it was asked to run, which inherits the confinement.
 ///
 /// Landlock restricts the calling thread and what it execs, so confinement
@@ -8,7 +6,8 @@ import Foundation
 /// safely in a forked child of a multi-threaded process, so the launcher
 /// spawns this small program instead, and this program does the work on
 /// its own, single-threaded, before exec'ing (see ``TrampolineRequest`` for
-/// its command line and ``TrampolineStatus`` for what it reports).
+/// its command line and ``TrampolineStatus`` for what it reports). It
+/// imports no Foundation, so it starts in a few milliseconds.
 public enum ConfinementTrampoline {
     /// The descriptor number the launcher gives the status pipe.
     public static let statusDescriptor: Int32 = 3
@@ -38,18 +37,17 @@ public enum ConfinementTrampoline {
             fail(error, status: request.statusDescriptor, exit: 126)
         }
         report(status, to: request.statusDescriptor)
-        let failure = Platform.execute(request.executable, arguments: request.arguments,
-                                       environment: Platform.currentEnvironment())
+        let failure = Platform.execute(request.executable, arguments: request.arguments)
         let error = LaunchError(.execFailed, failure, path: request.executable, "execute the program")
         fail(error, status: request.statusDescriptor, exit: 127)
     }
 
     private static func report(_ status: TrampolineStatus, to descriptor: Int32?) {
         if let descriptor {
-            Platform.writeAll(Data(status.line.utf8), to: descriptor)
+            Platform.writeAll(Array(status.line.utf8), to: descriptor)
         } else if case .unconfined(_, let reason) = status {
             // Run by hand: there is no launcher to warn, so warn here.
-            Platform.writeAll(Data(ConfinedLaunch.warning(reason).utf8 + [0x0a]), to: 2)
+            Platform.writeAll(Array((Confinement.warning(reason) + "\n").utf8), to: 2)
         }
     }
 
@@ -58,7 +56,7 @@ public enum ConfinementTrampoline {
         if let descriptor {
             report(.failed(launchError), to: descriptor)
         } else {
-            Platform.writeAll(Data("sandbox-confine: \(launchError)\n".utf8), to: 2)
+            Platform.writeAll(Array("sandbox-confine: \(launchError)\n".utf8), to: 2)
         }
         Platform.exitImmediately(code)
     }

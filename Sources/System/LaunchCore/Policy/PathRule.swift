@@ -1,5 +1,3 @@
-import Foundation
-
 /// One path a confined process may reach, and how: the rights hold for the
 /// path and everything beneath it.
 public struct PathRule: Sendable, Hashable, CustomStringConvertible {
@@ -19,16 +17,11 @@ public struct PathRule: Sendable, Hashable, CustomStringConvertible {
         self.optional = optional
     }
 
-    /// Creates a rule for a file URL.
-    public init(_ url: URL, _ access: LandlockAccess, optional: Bool = false) {
-        self.init(url.standardizedFileURL.path, access, optional: optional)
-    }
-
     /// `<access>:<path>`, the form the trampoline takes on its command line.
     public var description: String { "\(access.rawValue)\(optional ? "?" : ""):\(path)" }
 
     /// Parses ``description``.
-    init?(encoded: String) {
+    package init?(encoded: String) {
         guard let colon = encoded.firstIndex(of: ":") else { return nil }
         var head = encoded[..<colon]
         let optional = head.hasSuffix("?")

@@ -77,14 +77,15 @@ public struct LandlockAccess: OptionSet, Sendable, Hashable {
 
 /// Landlock's IPC scopes (`LANDLOCK_SCOPE_*`, ABI 6): a confined process may
 /// not reach these outside its own domain.
-struct LandlockScope: OptionSet, Sendable {
-    let rawValue: UInt64
+package struct LandlockScope: OptionSet, Sendable {
+    package let rawValue: UInt64
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
     /// Connecting to abstract UNIX sockets created outside the domain.
-    static let abstractUnixSocket = LandlockScope(rawValue: 1 << 0)
+    package static let abstractUnixSocket = LandlockScope(rawValue: 1 << 0)
     /// Signalling processes outside the domain.
-    static let signal = LandlockScope(rawValue: 1 << 1)
+    package static let signal = LandlockScope(rawValue: 1 << 1)
 
-    static func handled(byABI version: Int) -> LandlockScope {
+    package static func handled(byABI version: Int) -> LandlockScope {
         version >= 6 ? [.abstractUnixSocket, .signal] : []
     }
 }

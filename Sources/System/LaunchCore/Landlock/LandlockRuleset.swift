@@ -1,11 +1,11 @@
 /// Builds a Landlock ruleset from path rules and enforces it on the calling
 /// process, which then passes it on over `execve` and `fork` (a Landlock
 /// domain can never be left, only narrowed).
-enum LandlockRuleset {
+package enum LandlockRuleset {
     /// Confines this process to `rules`, as `mode` says; returns what was
     /// done. Rights the kernel's ABI does not know are dropped from the rules
     /// (they cannot be handled, so they are not restricted either).
-    static func confineSelf(to rules: [PathRule], mode: ConfinementMode) throws -> TrampolineStatus {
+    package static func confineSelf(to rules: [PathRule], mode: ConfinementMode) throws -> TrampolineStatus {
         if mode == .disabled {
             return .unconfined(abi: 0, reason: "confinement was turned off for this launch")
         }
