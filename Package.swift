@@ -112,6 +112,7 @@ let package = Package(
                 "Keychain",
                 "Preferences",
                 "Container",
+                "Device",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],

@@ -10,7 +10,9 @@ public struct SandboxCommand: ParsableCommand {
         commandName: "sandbox",
         abstract: "The iOS app data-storage system: containers, property lists, backups.",
         version: "0.1.0",
-        subcommands: [PlistCommand.self, ArchiveCommand.self, KeychainCommand.self, DefaultsCommand.self]
+        subcommands: [PlistCommand.self, ArchiveCommand.self, KeychainCommand.self, DefaultsCommand.self,
+                      DeviceCommand.self, InstallCommand.self, UpdateCommand.self, UninstallCommand.self,
+                      ListAppsCommand.self, ContainerCommand.self, PurgeCommand.self]
     )
 
     /// Creates the command; ArgumentParser fills it in from the arguments.

@@ -40,7 +40,8 @@ struct SandboxProcess {
     /// Runs `sandbox plist arguments…` (or, with `subcommand` nil, `sandbox
     /// arguments…`) in `directory`, feeding it `input` on standard input.
     static func run(
-        _ arguments: [String], input: Data = Data(), in directory: URL, subcommand: String? = "plist"
+        _ arguments: [String], input: Data = Data(), in directory: URL, subcommand: String? = "plist",
+        environment: [String: String]? = nil
     ) throws -> Result {
         let executable = try #require(executable, "the sandbox executable was not built")
         // Files, not pipes, so a large output can never fill a pipe and stall the child.
@@ -56,6 +57,9 @@ struct SandboxProcess {
         process.executableURL = executable
         process.arguments = (subcommand.map { [$0] } ?? []) + arguments
         process.currentDirectoryURL = directory
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = try FileHandle(forReadingFrom: inputURL)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)

@@ -21,13 +21,13 @@ struct KeychainAddCommand: ParsableCommand {
     }
 
     func run() throws {
-        try KeychainCommandRunner.run {
+        try CommandRunner.run {
             let bytes = try data.map { Data($0.utf8) } ?? FileInput.read(dataFile ?? "-")
             let added = try store.client().add(item.resolvedClass, item.attributes, data: bytes)
             if store.json {
                 try FileOutput.writeToStandardOutput(KeychainItemPrinter.json([added]))
             } else {
-                try KeychainCommandRunner.print(KeychainItemPrinter.text([added]))
+                try CommandRunner.print(KeychainItemPrinter.text([added]))
             }
         }
     }

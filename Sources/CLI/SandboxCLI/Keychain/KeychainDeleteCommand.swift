@@ -12,12 +12,12 @@ struct KeychainDeleteCommand: ParsableCommand {
     @OptionGroup(title: "Attributes to match") var item: KeychainItemOptions
 
     func run() throws {
-        try KeychainCommandRunner.run {
+        try CommandRunner.run {
             let count = try store.client().delete(KeychainQuery(item.resolvedClass, item.attributes))
             if store.json {
                 try FileOutput.writeToStandardOutput(KeychainItemPrinter.json(["deleted": .integer(PropertyListInteger(Int64(count)))]))
             } else {
-                try KeychainCommandRunner.print("deleted \(count) item\(count == 1 ? "" : "s")\n")
+                try CommandRunner.print("deleted \(count) item\(count == 1 ? "" : "s")\n")
             }
         }
     }

@@ -24,7 +24,7 @@ struct KeychainFindCommand: ParsableCommand {
     }
 
     func run() throws {
-        try KeychainCommandRunner.run {
+        try CommandRunner.run {
             let returning: KeychainReturn = dataOnly ? .data : (showData ? .all : .attributes)
             let query = KeychainQuery(item.resolvedClass, item.attributes, limit: all ? .all : .one, returning: returning)
             let items = try store.client().query(query)
@@ -33,7 +33,7 @@ struct KeychainFindCommand: ParsableCommand {
             } else if store.json {
                 try FileOutput.writeToStandardOutput(KeychainItemPrinter.json(items))
             } else {
-                try KeychainCommandRunner.print(KeychainItemPrinter.text(items))
+                try CommandRunner.print(KeychainItemPrinter.text(items))
             }
         }
     }

@@ -13,7 +13,7 @@ struct KeychainListCommand: ParsableCommand {
     var itemClass: KeychainClassName?
 
     func run() throws {
-        try KeychainCommandRunner.run {
+        try CommandRunner.run {
             let client = try store.client()
             let classes = itemClass.map { [$0.itemClass] } ?? KeychainItemClass.allCases
             let items = try classes.flatMap { itemClass -> [KeychainItem] in
@@ -26,7 +26,7 @@ struct KeychainListCommand: ParsableCommand {
             if store.json {
                 try FileOutput.writeToStandardOutput(KeychainItemPrinter.json(items))
             } else {
-                try KeychainCommandRunner.print(KeychainItemPrinter.text(items))
+                try CommandRunner.print(KeychainItemPrinter.text(items))
             }
         }
     }

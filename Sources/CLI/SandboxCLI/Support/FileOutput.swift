@@ -12,6 +12,9 @@ enum FileOutput {
         try writeAll(data, to: STDOUT_FILENO, operation: "write to standard output")
     }
 
+    /// Whether standard error is a terminal (progress bars are drawn only there).
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
     /// Writes `text` to standard error, ignoring failures: there is nowhere
     /// left to report them.
     static func writeToStandardError(_ text: String) {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 
-/// Runs the body of a `sandbox keychain` command and turns its failures
-/// into the command's exit status.
-enum KeychainCommandRunner {
+/// Runs the body of a command (`sandbox keychain …`, `sandbox device …`)
+/// and turns its failures into the command's exit status.
+enum CommandRunner {
     /// Runs `body`. A usage error is rethrown for ArgumentParser to report
     /// (status 64); any other error is printed as `Error: …` on standard
     /// error and gives status 1.
