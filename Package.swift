@@ -101,7 +101,7 @@ let package = Package(
         ),
         .target(
             name: "Device",
-            dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive"],
+            dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch"],
             path: "Sources/System/Device"
         ),
         .target(
@@ -206,7 +206,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DeviceTests",
-            dependencies: ["Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker"],
+            dependencies: ["Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker",
+                           "Launch", "sandbox-confine"],
             path: "Tests/DeviceTests"
         ),
         .testTarget(

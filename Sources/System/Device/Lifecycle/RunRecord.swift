@@ -1,4 +1,5 @@
 import Foundation
+import Launch
 
 /// `run/<bundle id>.plist`: an app that is running, in this process (an
 /// ``AppRun``) or as a launched process. Purge, update and uninstall
@@ -29,11 +30,10 @@ public struct RunRecord: Codable, Sendable, Hashable {
         self.kind = kind
     }
 
-    /// Whether the recorded process is still alive (and is the same process).
+    /// Whether the recorded process is still alive (and is the same
+    /// process): a zombie, ended but not yet collected by its parent, is not.
     public var isAlive: Bool {
-        guard Platform.processExists(pid) else { return false }
-        guard let recorded = processStartTime, let current = Platform.processStartTime(pid) else { return true }
-        return recorded == current
+        ProcessIdentity(pid: pid, startTime: processStartTime).isAlive
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A process named so it can be found again by another process (a later
 /// `sandbox terminate`, a purge that must spare running apps): its pid and
 /// its start time, which a later process reusing the pid does not share.
@@ -27,6 +29,20 @@ public struct ProcessIdentity: Codable, Sendable, Hashable {
         guard let stat = Platform.processStat(pid) else { return startTime == nil }
         guard stat.state != "Z" && stat.state != "X" else { return false }
         return startTime.map { $0 == stat.startTime } ?? true
+    }
+
+    /// This process.
+    public static var current: ProcessIdentity { ProcessIdentity(pid: Platform.currentProcessID) }
+
+    /// Waits up to `timeout` seconds for the process to end (polling, as it
+    /// need not be a child of this one); returns whether it ended.
+    public func waitForExit(timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isAlive {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
     }
 
     /// Sends `signal` if this process still runs; returns whether it did.

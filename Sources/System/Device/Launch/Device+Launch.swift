@@ -1,0 +1,108 @@
+import Container
+import Foundation
+import Launch
+
+extension Device {
+    /// Starts an installed app's executable as its own process, inside its
+    /// sandbox: `HOME`, `TMPDIR`, the `XDG_*` variables and
+    /// `SANDBOX_CONTAINER` point into its data container, and where the
+    /// kernel has Landlock the process can reach only the system (read-only),
+    /// its bundle (read and execute) and its container's `Documents`,
+    /// `Library` and `tmp` (read-write) — see `ConfinedLaunch.app`.
+    ///
+    /// The bundle is checked against its seal first; a modified bundle is
+    /// refused. The run is recorded under `run/`, so ``isRunning(_:)``,
+    /// purge, update and uninstall see the app running until it ends
+    /// (``terminate(_:timeout:)``, or `wait`).
+    ///
+    /// - Parameters:
+    ///   - wait: wait for the process to end; its status is in the result's
+    ///     `exitStatus` and the run record is removed.
+    /// - Throws: ``DeviceError`` `notInstalled`, `appRunning`, `sealMismatch`;
+    ///   `LaunchError` when the process cannot start (no trampoline, exec
+    ///   refused, `.required` confinement without Landlock).
+    public func launch(_ bundleID: String, arguments: [String] = [], environment: [String: String] = [:],
+                       wait: Bool = false, options: ProcessLaunchOptions = ProcessLaunchOptions()) throws -> AppProcess {
+        let app = try self.app(bundleID)
+        guard !isRunning(bundleID) else {
+            throw DeviceError(.appRunning, bundleID: bundleID, "\(bundleID) is already running")
+        }
+        try verifySealBeforeLaunch(app)
+        var launch = ConfinedLaunch.app(
+            executable: app.bundleContainer.appendingPathComponent(app.bundle.info.executable),
+            bundle: app.bundleContainer, container: app.dataContainerURL,
+            groups: app.groupContainers.keys.sorted().compactMap { app.groupContainers[$0] },
+            arguments: arguments, environment: environment)
+        launch.mode = options.confinement
+        launch.standardInput = options.standardInput
+        launch.standardOutput = options.standardOutput
+        launch.standardError = options.standardError
+        launch.printsWarnings = options.printsWarnings
+        let process = try launch.start()
+        do {
+            try writeRunRecord(RunRecord(bundleID: bundleID, pid: process.pid, state: .active, kind: "process"))
+        } catch {
+            // Never leave a process the device does not know about.
+            try? process.terminate(.kill)
+            _ = try? process.wait()
+            throw error
+        }
+        var result = AppProcess(bundleID: bundleID, process: process)
+        if wait {
+            result.exitStatus = try process.wait()
+            removeRunRecord(bundleID)
+        }
+        return result
+    }
+
+    /// Delivers the will-terminate transition to a running app and records
+    /// that it no longer runs. A launched process gets SIGTERM (its chance
+    /// to save state), then SIGKILL if it is still alive after `timeout`
+    /// seconds; an ``AppRun`` of this process gets `terminate()`.
+    ///
+    /// - Throws: ``DeviceError`` `invalidTransition` for an in-process run
+    ///   that belongs to another process (signalling it would end that whole
+    ///   process).
+    @discardableResult
+    public func terminate(_ bundleID: String,
+                          timeout: TimeInterval = ProcessLaunchOptions.defaultTerminationTimeout) throws -> TerminationOutcome {
+        guard let record = runRecord(bundleID), record.isAlive else {
+            removeRunRecord(bundleID)
+            return .notRunning
+        }
+        if record.kind == "in-process" {
+            guard record.pid == ProcessIdentity.current.pid,
+                  let run = liveRuns.all.first(where: { $0.bundleID == bundleID }) else {
+                throw DeviceError(.invalidTransition, bundleID: bundleID,
+                                  "\(bundleID) runs in process \(record.pid); terminate it through its AppRun there")
+            }
+            try run.terminate()
+            return .terminated
+        }
+        let identity = ProcessIdentity(pid: record.pid, startTime: record.processStartTime)
+        defer { removeRunRecord(bundleID) }
+        guard try identity.send(.terminate) else { return .notRunning }
+        if identity.waitForExit(timeout: timeout) { return .terminated }
+        try identity.send(.kill)
+        _ = identity.waitForExit(timeout: timeout)
+        return .killed
+    }
+
+    /// Refuses a bundle that no longer matches the seal made at install.
+    private func verifySealBeforeLaunch(_ app: InstalledApp) throws {
+        let status: BundleSealStatus
+        do { status = try app.bundle.verifySeal() } catch {
+            throw DeviceError.wrapping(error, bundleID: app.bundleID, path: app.bundleContainer.path, "check the bundle seal")
+        }
+        switch status {
+        case .valid:
+            return
+        case .unsealed:
+            throw DeviceError(.sealMismatch, bundleID: app.bundleID, path: app.bundleContainer.path,
+                              "the installed bundle has lost its seal; reinstall \(app.bundleID)")
+        case .modified(let paths):
+            throw DeviceError(.sealMismatch, bundleID: app.bundleID, path: app.bundleContainer.path,
+                              "the installed bundle was modified since install (\(paths.joined(separator: ", "))); reinstall \(app.bundleID)")
+        }
+    }
+}

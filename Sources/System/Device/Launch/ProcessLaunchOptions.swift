@@ -1,0 +1,48 @@
+import Foundation
+import Launch
+
+/// How ``Device/launch(_:arguments:environment:wait:options:)`` starts an
+/// app's executable, beyond its arguments.
+public struct ProcessLaunchOptions: Sendable {
+    /// Confine where the kernel can (the default), require it, or turn it off.
+    public var confinement: ConfinementMode = .automatic
+    /// Where the app's standard input goes (the launcher's by default).
+    public var standardInput: LaunchIO = .inherit
+    /// Where the app's standard output goes.
+    public var standardOutput: LaunchIO = .inherit
+    /// Where the app's standard error goes.
+    public var standardError: LaunchIO = .inherit
+    /// Whether an unconfined launch warns on this process's standard error.
+    public var printsWarnings = true
+    /// How long ``Device/terminate(_:timeout:)`` waits after SIGTERM before SIGKILL.
+    public static let defaultTerminationTimeout: TimeInterval = 5
+
+    /// The defaults.
+    public init() {}
+}
+
+/// An app's executable started by ``Device/launch(_:arguments:environment:wait:options:)``.
+public struct AppProcess: Sendable {
+    /// The app.
+    public var bundleID: String
+    /// The process: its pid, confinement, and `wait` / `terminate`.
+    public var process: LaunchedProcess
+    /// How it ended, when the launch waited for it.
+    public var exitStatus: ExitStatus?
+
+    /// The process id (what `sandbox launch` prints, as simctl does).
+    public var pid: Int32 { process.pid }
+    /// Whether the kernel confines the process.
+    public var confined: Bool { process.confinement.confined }
+}
+
+/// What ``Device/terminate(_:timeout:)`` did.
+public enum TerminationOutcome: String, Sendable, Hashable, Codable {
+    /// The app was not running (a stale run record, if any, was removed).
+    case notRunning
+    /// The app ended after the will-terminate request (SIGTERM, or the
+    /// in-process `applicationWillTerminate`).
+    case terminated
+    /// The app ignored SIGTERM past the timeout and was killed (SIGKILL).
+    case killed
+}
