@@ -113,6 +113,7 @@ let package = Package(
                 "Preferences",
                 "Container",
                 "Device",
+                "Launch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
@@ -219,7 +220,7 @@ let package = Package(
             name: "SandboxCLITests",
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
-            dependencies: ["SandboxCLI", "sandbox", "PropertyList", "KeyedArchive", "Keychain"],
+            dependencies: ["SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain"],
             path: "Tests/SandboxCLITests"
         ),
     ]

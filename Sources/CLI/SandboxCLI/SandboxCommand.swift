@@ -12,7 +12,8 @@ public struct SandboxCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [PlistCommand.self, ArchiveCommand.self, KeychainCommand.self, DefaultsCommand.self,
                       DeviceCommand.self, InstallCommand.self, UpdateCommand.self, UninstallCommand.self,
-                      ListAppsCommand.self, ContainerCommand.self, PurgeCommand.self]
+                      ListAppsCommand.self, ContainerCommand.self, PurgeCommand.self,
+                      LaunchCommand.self, TerminateCommand.self]
     )
 
     /// Creates the command; ArgumentParser fills it in from the arguments.

@@ -5,7 +5,7 @@ import Testing
 /// `sandbox device …` and the app commands, run as the built executable
 /// with SANDBOX_HOME in a scratch directory.
 @Suite struct DeviceCommandTests {
-    private struct Home {
+    struct Home {
         let directory: TemporaryDirectory
 
         init() throws { directory = try TemporaryDirectory() }
