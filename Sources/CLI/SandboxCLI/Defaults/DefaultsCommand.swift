@@ -19,6 +19,9 @@ struct DefaultsCommand: ParsableCommand {
               sandbox defaults write --container data com.example.app Sizes -array 1 2 3
               sandbox defaults read --container data com.example.app TermsAccepted
               sandbox defaults read --json /tmp/prefs.plist
+              sandbox defaults read-type --container data com.example.app TermsAccepted
+              sandbox defaults rename --container data com.example.app OldKey NewKey
+              sandbox defaults find --container data dark
               sandbox defaults export --container data com.example.app - > prefs.xml
 
             Text output is old-style property-list text, for people; --json is stable: sorted keys, \
@@ -28,6 +31,7 @@ struct DefaultsCommand: ParsableCommand {
         subcommands: [
             DefaultsReadCommand.self, DefaultsWriteCommand.self, DefaultsDeleteCommand.self,
             DefaultsDomainsCommand.self, DefaultsExportCommand.self, DefaultsImportCommand.self,
+            DefaultsRenameCommand.self, DefaultsFindCommand.self, DefaultsReadTypeCommand.self,
         ]
     )
 }
