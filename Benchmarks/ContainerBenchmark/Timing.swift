@@ -28,6 +28,24 @@ enum Timing {
         return results.map { $0.sorted()[$0.count / 2] }
     }
 
+    /// Calls each competitor once in turn, `calls` times, timing every call;
+    /// returns each one's median call. For operations that wait for the
+    /// disk, whose cost swings with other writers on the machine: adjacent
+    /// calls see the same load.
+    static func alternating(calls: Int, _ competitors: [(Int) throws -> Void]) throws -> [Double] {
+        let clock = ContinuousClock()
+        var results = Array(repeating: [Double](), count: competitors.count)
+        for call in 0..<calls {
+            for (index, body) in competitors.enumerated() {
+                let start = clock.now
+                try body(call)
+                let (seconds, attoseconds) = start.duration(to: clock.now).components
+                results[index].append((Double(seconds) + Double(attoseconds) * 1e-18) * 1e6)
+            }
+        }
+        return results.map { $0.sorted()[$0.count / 2] }
+    }
+
     /// `value` µs with sensible precision.
     static func format(_ value: Double) -> String {
         value >= 100 ? String(format: "%.0f", value) : value >= 1 ? String(format: "%.2f", value) : String(format: "%.3f", value)
