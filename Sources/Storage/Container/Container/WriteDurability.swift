@@ -12,10 +12,13 @@ public enum WriteDurability: Sendable, Hashable {
     case full
     /// The rename alone, without flushing: the new content is visible to
     /// every process at once and survives a crash of this process, but a
-    /// power loss shortly after may bring back the old file (or, on file
-    /// systems that do not order data before the rename, a damaged one).
-    /// It is what Foundation's `Data.write(options: .atomic)` does, and
-    /// what the preferences daemon does for ordinary writes; it costs one
-    /// `rename` instead of two `fsync`s.
+    /// power loss shortly after may bring back the old file or leave an
+    /// empty one. The preferences daemon writes ordinary changes this way
+    /// (Foundation's `Data.write(options: .atomic)` flushes the file but
+    /// not the directory). On Linux the new file takes the name by
+    /// `renameat2(RENAME_EXCHANGE)` and the old one is unlinked: a plain
+    /// rename over a file makes ext4 start writing the new file back inside
+    /// the call, the cost this level exists to avoid. A process killed
+    /// between the two calls leaves the old content in one `.sb-*.tmp` file.
     case processCrashSafe
 }
