@@ -47,6 +47,21 @@ import Testing
         #expect(try BinaryPropertyListReader().read(Data(data)) == value)
     }
 
+    /// The scalar table is sized from a guess that leaves dictionary keys out;
+    /// thousands of distinct keys make it grow (rehashing from the written
+    /// bytes) while earlier scalars must still be found.
+    @Test func scalarsStayUniqueWhenTheTableGrows() throws {
+        var entries: [(String, PropertyListValue)] = []
+        for index in 0..<5_000 { entries.append(("key\(index)", .string("key\(4_999 - index)"))) }
+        let value = PropertyListValue.dictionary(.init(uniqueKeysWithValues: entries))
+        let data = [UInt8](try BinaryPropertyListWriter().write(value))
+        let trailer = Array(data.suffix(32))
+        let objectCount = trailer[8..<16].reduce(0) { $0 << 8 | Int($1) }
+        // The root and 5,000 strings: every value is one of the keys.
+        #expect(objectCount == 5_001)
+        #expect(try BinaryPropertyListReader().read(Data(data)) == value)
+    }
+
     @Test func referenceWidthGrowsWithObjectCount() throws {
         let value = PropertyListValue.array((0..<300).map { .integer(PropertyListInteger(Int64($0))) })
         let data = [UInt8](try BinaryPropertyListWriter().write(value))

@@ -52,6 +52,39 @@ import Testing
         #expect(value["z"] == 3)
     }
 
+    /// Keys come from a cache keyed by their bytes; keys spelled with
+    /// entities or CDATA, long keys and non-ASCII keys take other paths and
+    /// must give the same strings and the same duplicate handling.
+    @Test func keysReadAlikeWhateverTheirSpelling() throws {
+        let long = String(repeating: "k", count: 80)
+        let value = try read("""
+            <plist><array>
+            <dict><key>a&amp;b</key><integer>1</integer><key>\(long)</key><integer>2</integer><key>é</key><integer>3</integer></dict>
+            <dict><key>a&amp;b</key><integer>4</integer><key>\(long)</key><integer>5</integer><key>é</key><integer>6</integer></dict>
+            <dict><key><![CDATA[a&b]]></key><integer>7</integer><key>a&amp;b</key><integer>8</integer></dict>
+            <dict><key>e\u{301}</key><integer>9</integer><key>é</key><integer>10</integer></dict>
+            </array></plist>
+            """)
+        let dictionaries = try #require(value.arrayValue).compactMap(\.dictionaryValue)
+        #expect(dictionaries.count == 4)
+        #expect(PropertyListValue.dictionary(dictionaries[1]) == ["a&b": 4, long: 5, "é": 6])
+        #expect(Array(dictionaries[1].keys) == ["a&b", long, "é"])
+        // A repeated key keeps its first position and its last value.
+        #expect(PropertyListValue.dictionary(dictionaries[2]) == ["a&b": 8])
+        // Canonically equivalent keys are equal Swift strings, so they repeat too.
+        #expect(dictionaries[3].count == 1)
+        #expect(dictionaries[3].values.first == 10)
+    }
+
+    @Test func manyDistinctKeysSurviveCacheEviction() throws {
+        let body = (0..<2_000).map { "<key>k\($0 % 700)</key><integer>\($0)</integer>" }.joined()
+        let value = try read("<plist><dict>\(body)</dict></plist>")
+        let entries = try #require(value.dictionaryValue)
+        #expect(entries.count == 700)
+        #expect(Array(entries.keys.prefix(3)) == ["k0", "k1", "k2"])
+        #expect(entries["k5"] == .integer(PropertyListInteger(Int64(1_405))))
+    }
+
     @Test func readsSpecialReals() throws {
         #expect(try read("<plist><real>nan</real></plist>").realValue?.isNaN == true)
         #expect(try read("<plist><real>+infinity</real></plist>") == .real(.infinity))

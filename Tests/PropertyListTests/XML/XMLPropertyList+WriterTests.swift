@@ -66,6 +66,15 @@ import Testing
         #expect(error?.location == .keyPath("key.1"))
     }
 
+    @Test func errorsNameTheNestedKeyPath() throws {
+        let deep = #expect(throws: PropertyListError.self) { try write(["a": [["ok": 1], ["b": ["bell\u{7}"]]]]) }
+        #expect(deep?.location == .keyPath("a.1.b.0"))
+        let badKey = #expect(throws: PropertyListError.self) { try write(["a": ["x\u{FFFE}": 1]]) }
+        #expect(badKey?.location == .keyPath("a.x\u{FFFE}"))
+        let root = #expect(throws: PropertyListError.self) { try write("bell\u{7}") }
+        #expect(root?.location == .keyPath(""))
+    }
+
     @Test func writesUIDsAsCFDictionaries() throws {
         #expect(try body(.uid(PropertyListUID(3))) == "<dict>\n\t<key>CF$UID</key>\n\t<integer>3</integer>\n</dict>\n")
         #expect(try XMLPropertyListReader().read(XMLPropertyListWriter().write(.uid(PropertyListUID(3)))) == .uid(PropertyListUID(3)))

@@ -356,7 +356,9 @@ struct BinaryObjectDecoder {
         // Keys first, so duplicates are known before any value is decoded.
         var keys = ContiguousArray<String>()
         keys.reserveCapacity(count)
-        var keyHashes = keyHashScratch
+        // Taken out of `self` (not copied), so clearing it reuses its storage.
+        var keyHashes: [UInt32] = []
+        swap(&keyHashes, &keyHashScratch)
         keyHashes.removeAll(keepingCapacity: true)
         var refAt = payload
         for _ in 0..<count {
@@ -376,16 +378,7 @@ struct BinaryObjectDecoder {
             values.append(try decodeObject(try readReference(refAt), depth: depth + 1))
             refAt += refSize
         }
-        let entries: OrderedDictionary<String, PropertyListValue>
-        if keysAreUnique {
-            entries = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
-        } else {
-            // A repeated key keeps its first position and its last value, as CF does.
-            var merged = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
-            for (key, value) in zip(keys, values) { merged[key] = value }
-            entries = merged
-        }
-        let value = PropertyListValue.dictionary(entries)
+        let value = PropertyListValue.dictionary(DictionaryKeyCheck.dictionary(keys: keys, values: values, keysAreUnique: keysAreUnique))
         remember(value, index: index)
         return value
     }

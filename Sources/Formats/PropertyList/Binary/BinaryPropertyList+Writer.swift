@@ -26,6 +26,11 @@ public struct BinaryPropertyListWriter: Sendable {
     /// Encodes `value` as a binary property list.
     public func write(_ value: PropertyListValue) throws -> Data {
         let census = try PropertyListCensus(of: value, format: .binary, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
+        // Object numbers are kept in 32-bit words while writing (see ScalarTable).
+        guard census.objects < Int(UInt32.max) else {
+            throw PropertyListError(.objectLimitExceeded, format: .binary,
+                                    "value holds \(census.objects) objects; the binary writer takes fewer than 2^32 − 1")
+        }
         // References are as wide as the object count needs. The census counts
         // repeats, so it can only overestimate; if that changes the width,
         // write again with the exact count, which the first pass found.
@@ -50,19 +55,17 @@ struct BinaryPlistEmitter {
     /// Byte offset of every object, by object number.
     var offsets: [Int] = []
     var objectCount: Int { offsets.count }
-    /// Open-addressed table of scalar objects keyed by a hash of their bytes
-    /// (see `entry(hash:object:)`).
-    var uniqueTable: [UInt64]
-    var uniqueCount = 0
+    /// Scalars already written, for uniquing (see BinaryPlistEmitter+Uniquing.swift).
+    var scalars: ScalarTable
 
     init(census: PropertyListCensus, referenceSize: Int) {
         self.referenceSize = referenceSize
         output = ByteBuffer(capacity: census.scalarBytes + census.references * referenceSize + census.objects * 2 + 64)
         offsets.reserveCapacity(census.objects)
-        var tableSize = 1024
-        // Dictionary keys repeat far more than other scalars; grow if this guess is low.
-        while tableSize < (census.scalars - census.keys + 512) * 2 { tableSize <<= 1 }
-        uniqueTable = Array(repeating: 0, count: tableSize)
+        // Dictionary keys repeat far more than other scalars, so they are left
+        // out of the guess at the number of distinct scalars; the table grows
+        // if the guess is low.
+        scalars = ScalarTable(expectedCount: census.scalars - census.keys + 512, maximumObjects: census.objects)
         output.append("bplist00")
     }
 
@@ -198,109 +201,6 @@ struct BinaryPlistEmitter {
         if value <= 0xFFFF { return 2 }
         if value <= 0xFFFF_FFFF { return 4 }
         return 8
-    }
-
-    /// A 64-bit hash of a scalar's encoded bytes, finished with MurmurHash3's
-    /// mixer so every bit of the input reaches the low bits the table uses.
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        var index = 0
-        while index + 8 <= bytes.count {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash = (hash << 31) | (hash >> 33)
-            index += 8
-        }
-        var tail: UInt64 = 0
-        while index < bytes.count {
-            tail = tail << 8 | UInt64(bytes[index])
-            index += 1
-        }
-        hash ^= tail
-        hash ^= hash >> 33
-        hash &*= 0xFF51_AFD7_ED55_8CCD
-        hash ^= hash >> 33
-        hash &*= 0xC4CE_B9FE_1A85_EC53
-        hash ^= hash >> 33
-        return hash
-    }
-
-    /// A table entry: the hash's high 32 bits, then the object number plus one
-    /// (so 0 means empty). Comparing the stored hash first avoids most byte
-    /// comparisons on collisions.
-    @inline(__always)
-    static func entry(hash: UInt64, object: Int) -> UInt64 {
-        (hash & 0xFFFF_FFFF_0000_0000) | UInt64(object + 1)
-    }
-
-    /// Returns the number of an existing scalar equal to the bytes written
-    /// since `start` (dropping them), or numbers them as a new object.
-    ///
-    /// Encodings are self-delimiting (the marker gives the length), so equal
-    /// prefixes of the candidate's length mean equal objects.
-    mutating func unique(from start: Int) -> Int {
-        let written = output.written
-        let length = written.count - start
-        let candidate = UnsafeRawBufferPointer(rebasing: written[start...])
-        let hash = Self.hash(candidate)
-        let mask = uniqueTable.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let existing = uniqueTable[slot]
-            if existing == 0 { break }
-            if existing & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000 {
-                let object = Int(existing & 0xFFFF_FFFF) - 1
-                let offset = offsets[object]
-                if offset + length <= start, let base = written.baseAddress, let other = candidate.baseAddress,
-                   Platform.bytesEqual(base + offset, other, count: length) {
-                    output.truncate(to: start)
-                    return object
-                }
-            }
-            slot = (slot + 1) & mask
-        }
-        let index = offsets.count
-        offsets.append(start)
-        uniqueTable[slot] = Self.entry(hash: hash, object: index)
-        uniqueCount += 1
-        if uniqueCount * 2 > uniqueTable.count { growTable() } // only if the census guess was low
-        return index
-    }
-
-    mutating func growTable() {
-        var table = [UInt64](repeating: 0, count: uniqueTable.count * 2)
-        let mask = table.count - 1
-        let written = output.written
-        for existing in uniqueTable where existing != 0 {
-            let start = offsets[Int(existing & 0xFFFF_FFFF) - 1]
-            let length = Self.encodedLength(in: written, at: start)
-            let hash = Self.hash(UnsafeRawBufferPointer(rebasing: written[start..<(start + length)]))
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while table[slot] != 0 { slot = (slot + 1) & mask }
-            table[slot] = existing
-        }
-        uniqueTable = table
-    }
-
-    /// The length of the scalar encoded at `start` (used only when rehashing).
-    static func encodedLength(in bytes: UnsafeRawBufferPointer, at start: Int) -> Int {
-        let marker = bytes[start]
-        let low = Int(marker & 0x0F)
-        func counted(unit: Int) -> Int {
-            guard low == 0x0F else { return 1 + low * unit }
-            let size = 1 << Int(bytes[start + 1] & 0x0F)
-            var count = 0
-            for index in 0..<size { count = count << 8 | Int(bytes[start + 2 + index]) }
-            return 2 + size + count * unit
-        }
-        switch marker >> 4 {
-        case 0x0: return 1
-        case 0x1, 0x2: return 1 + (1 << low)
-        case 0x3: return 9
-        case 0x4, 0x5: return counted(unit: 1)
-        case 0x6: return counted(unit: 2)
-        case 0x8: return 2 + low
-        default: return 1
-        }
     }
 
     /// Appends the offset table and trailer and hands over the bytes.

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// Decides whether a dictionary's keys are unique without building a hashed
 /// dictionary, so the reader can adopt its key and value arrays directly.
 ///
@@ -52,5 +54,17 @@ enum DictionaryKeyCheck {
             table[slot] = Int32(index)
         }
         return true
+    }
+
+    /// A dictionary of `keys` and `values` (equal counts). Keys known unique
+    /// (see ``areUnique(_:asciiHashes:scratch:)``) are adopted as they are;
+    /// otherwise a repeated key keeps its first position and its last value,
+    /// as CF does.
+    static func dictionary(keys: ContiguousArray<String>, values: ContiguousArray<PropertyListValue>,
+                           keysAreUnique: Bool) -> OrderedDictionary<String, PropertyListValue> {
+        if keysAreUnique { return OrderedDictionary(uncheckedUniqueKeys: keys, values: values) }
+        var merged = OrderedDictionary<String, PropertyListValue>(minimumCapacity: keys.count)
+        for (key, value) in zip(keys, values) { merged[key] = value }
+        return merged
     }
 }

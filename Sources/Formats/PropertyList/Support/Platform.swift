@@ -25,4 +25,25 @@ enum Platform {
     static func bytesEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
         memcmp(lhs, rhs, count) == 0
     }
+
+    /// The size of a transparent huge page on the platforms that have them.
+    static let hugePageSize = 2 << 20
+
+    /// Allocates `size` zeroed bytes for a large table that is accessed at
+    /// random, or `nil`. On Linux the block is aligned to 2 MiB and advised
+    /// for transparent huge pages: random probes into a many-megabyte table
+    /// otherwise miss the TLB on nearly every access, which costs most in a
+    /// virtual machine (nested page walks).
+    static func allocateZeroedTable(_ size: Int) -> UnsafeMutableRawPointer? {
+        #if os(Linux)
+        if size >= hugePageSize {
+            var pointer: UnsafeMutableRawPointer?
+            guard posix_memalign(&pointer, hugePageSize, size) == 0, let pointer else { return nil }
+            _ = madvise(pointer, size, MADV_HUGEPAGE)
+            memset(pointer, 0, size)
+            return pointer
+        }
+        #endif
+        return calloc(1, size)
+    }
 }

@@ -27,7 +27,7 @@ enum XMLPlistTag: Equatable {
     init(_ bytes: UnsafeRawBufferPointer) {
         func matches(_ literal: StaticString) -> Bool {
             guard literal.utf8CodeUnitCount == bytes.count, let base = bytes.baseAddress else { return false }
-            return memcmp(literal.utf8Start, base, bytes.count) == 0
+            return Platform.bytesEqual(literal.utf8Start, base, count: bytes.count)
         }
         switch (bytes.count, bytes.first ?? 0) {
         case (3, UInt8(ascii: "k")) where matches("key"): self = .key

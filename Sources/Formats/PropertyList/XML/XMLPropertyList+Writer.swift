@@ -56,13 +56,27 @@ public struct XMLPropertyListWriter: Sendable {
 struct XMLPlistEmitter {
     var output = ByteBuffer(capacity: 4096)
     let maximumDepth: Int
-    /// The key path being written, kept only to name a failing value.
-    var path: [String] = []
 
     init(maximumDepth: Int) { self.maximumDepth = maximumDepth }
 
+    /// An error about the value being written. Its key path starts empty;
+    /// each container puts its key or index in front as the error passes up
+    /// (`within(_:)`), so a successful write builds no path strings.
     func failure(_ message: String) -> PropertyListError {
-        PropertyListError(.unsupportedValue, format: .xml, location: .keyPath(path.joined(separator: ".")), message)
+        PropertyListError(.unsupportedValue, format: .xml, location: .keyPath(""), message)
+    }
+
+    /// Writes `element` below the key or index `component`, naming it in any error's key path (`key.1.name`, as plutil's key paths).
+    @inline(__always)
+    mutating func emit(_ element: PropertyListValue, indent: Int, within component: @autoclosure () -> String) throws {
+        do {
+            try emit(element, indent: indent)
+        } catch let error as PropertyListError {
+            guard case .keyPath(let rest) = error.location else { throw error }
+            var prefixed = error
+            prefixed.location = .keyPath(rest.isEmpty ? component() : component() + "." + rest)
+            throw prefixed
+        }
     }
 
     @inline(__always) mutating func tabs(_ count: Int) {
@@ -120,9 +134,7 @@ struct XMLPlistEmitter {
             try checkDepth(indent)
             output.append("<array>\n")
             for (index, element) in elements.enumerated() {
-                path.append(String(index))
-                try emit(element, indent: indent + 1)
-                path.removeLast()
+                try emit(element, indent: indent + 1, within: String(index))
             }
             tabs(indent)
             output.append("</array>\n")
@@ -134,13 +146,15 @@ struct XMLPlistEmitter {
             try checkDepth(indent)
             output.append("<dict>\n")
             for (key, element) in entries {
-                path.append(key)
                 tabs(indent + 1)
                 output.append("<key>")
-                try appendEscaped(key)
+                do { try appendEscaped(key) } catch let error as PropertyListError {
+                    var named = error
+                    named.location = .keyPath(key)
+                    throw named
+                }
                 output.append("</key>\n")
-                try emit(element, indent: indent + 1)
-                path.removeLast()
+                try emit(element, indent: indent + 1, within: key)
             }
             tabs(indent)
             output.append("</dict>\n")
@@ -149,7 +163,7 @@ struct XMLPlistEmitter {
 
     func checkDepth(_ depth: Int) throws {
         guard depth < maximumDepth else {
-            throw PropertyListError(.depthLimitExceeded, format: .xml, location: .keyPath(path.joined(separator: ".")),
+            throw PropertyListError(.depthLimitExceeded, format: .xml, location: .keyPath(""),
                                     "value nests deeper than \(maximumDepth) levels")
         }
     }
