@@ -121,7 +121,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "sandbox",
-            dependencies: ["SandboxCLI"],
+            // sandbox-confine too, so `swift run sandbox launch …` builds the
+            // trampoline `sandbox launch` spawns (found beside this program).
+            dependencies: ["SandboxCLI", "sandbox-confine"],
             path: "Sources/CLI/sandbox"
         ),
         .executableTarget(

@@ -90,6 +90,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("escape").path))
     }
 
+    @Test("a descriptor the launcher left open does not reach the program")
+    func inheritedDescriptor() throws {
+        let directory = TemporaryDirectory()
+        let outside = directory.url.appendingPathComponent("outside.log")
+        let fd = LibC.openInheritable(outside.path)
+        #expect(fd > 2)
+        defer { LibC.closeDescriptor(fd) }
+        let process = try shell("(echo leaked >&\(fd)) 2>/dev/null && exit 1; exit 0").start()
+        #expect(try process.wait() == .exited(0))
+        #expect(try Data(contentsOf: outside).isEmpty)
+    }
+
     @Test("turned off, a launch warns and reports confined == false")
     func disabled() throws {
         let process = try shell("exit 0", mode: .disabled).start()

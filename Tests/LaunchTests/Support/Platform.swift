@@ -13,5 +13,12 @@ enum LibC {
     static let denials: Set<Int32> = [EACCES, EPERM, EXDEV]
     static let permissionDenied = EACCES
     static let terminateSignal = SIGTERM
-    static let textFileBusy = ETXTBSY
+
+    /// Opens `path` for appending *without* close-on-exec, as careless code
+    /// in a launcher might; returns the descriptor.
+    static func openInheritable(_ path: String) -> Int32 {
+        open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    }
+
+    static func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 }

@@ -57,30 +57,13 @@ struct ProbeDevice {
         var launch = try launch(mode)
         let pipe = Pipe()
         launch.standardOutput = .fileHandle(pipe.fileHandleForWriting)
-        let process = try Self.start(launch)
+        let process = try launch.start()
         try pipe.fileHandleForWriting.close()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         let status = try process.wait()
         #expect(status == .exited(0), "escape-probe ended with \(status)")
         let report = try JSONDecoder().decode(ProbeReport.self, from: output)
         return (report, process.confinement)
-    }
-}
-
-extension ProbeDevice {
-    /// Starts `launch`, retrying while the copied program is "busy": another
-    /// test's child, spawned while the copy was open for writing, may hold
-    /// that descriptor until it execs.
-    static func start(_ launch: ConfinedLaunch) throws -> LaunchedProcess {
-        var attempts = 0
-        while true {
-            do {
-                return try launch.start()
-            } catch let error as LaunchError where error.errno == LibC.textFileBusy && attempts < 50 {
-                attempts += 1
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
     }
 }
 

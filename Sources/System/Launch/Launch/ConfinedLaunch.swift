@@ -64,6 +64,24 @@ public struct ConfinedLaunch: Sendable {
     ///   kernel refused the rules, ``ConfinementMode/required`` on a kernel
     ///   without Landlock, or exec failed inside the confinement.
     public func start() throws -> LaunchedProcess {
+        // A program file still open for writing somewhere cannot be executed
+        // (ETXTBSY). That happens by accident right after the file was
+        // written: another thread's child, forked while the writer's
+        // descriptor was open, holds a copy until it execs. It passes within
+        // milliseconds, so the launch is retried a few times.
+        var attempt = 0
+        while true {
+            do {
+                return try startOnce()
+            } catch let error as LaunchError
+                where error.code == .execFailed && error.errno == Platform.textFileBusy && attempt < 20 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.01 * Double(attempt))
+            }
+        }
+    }
+
+    private func startOnce() throws -> LaunchedProcess {
         let request = try trampolineRequest()
         let trampolineURL = try trampoline ?? TrampolineLocator.locate()
         let status = try Platform.makePipe()
@@ -120,7 +138,9 @@ public struct ConfinedLaunch: Sendable {
         let process = LaunchedProcess(pid: pid, confinement: Confinement(confined: false, abi: 0))
         switch TrampolineStatus(reading: answer) {
         case .confined(let abi):
-            process.confinement = Confinement(confined: true, abi: abi, warning: ConfinedLaunch.limitations(abi: abi))
+            let limitation = ConfinedLaunch.limitations(abi: abi)
+            if printsWarnings, let limitation { FileHandle.standardError.write(Data((limitation + "\n").utf8)) }
+            process.confinement = Confinement(confined: true, abi: abi, warning: limitation)
             return process
         case .unconfined(let abi, let reason):
             let warning = Confinement.warning(reason)

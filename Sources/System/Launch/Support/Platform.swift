@@ -25,6 +25,7 @@ enum Platform {
     // MARK: Errors and signals
 
     static let noSuchProcess = ESRCH
+    static let textFileBusy = ETXTBSY
     static let signalTerminate = SIGTERM
     static let signalKill = SIGKILL
     static let signalInterrupt = SIGINT
