@@ -210,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "DeviceTests",
             dependencies: ["Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker",
-                           "Launch", "sandbox-confine"],
+                           "Launch", "sandbox-confine", "escape-probe"],
             path: "Tests/DeviceTests"
         ),
         .testTarget(
