@@ -114,6 +114,7 @@ let package = Package(
                 "Container",
                 "Device",
                 "Launch",
+                "MobileBackup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
@@ -130,6 +131,11 @@ let package = Package(
             name: "plist-benchmark",
             dependencies: ["PropertyList"],
             path: "Benchmarks/PlistBenchmark"
+        ),
+        .executableTarget(
+            name: "backup-benchmark",
+            dependencies: ["MobileBackup", "Container"],
+            path: "Benchmarks/BackupBenchmark"
         ),
         .executableTarget(
             name: "archive-benchmark",
@@ -222,7 +228,7 @@ let package = Package(
             name: "SandboxCLITests",
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
-            dependencies: ["SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain"],
+            dependencies: ["SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup"],
             path: "Tests/SandboxCLITests"
         ),
     ]

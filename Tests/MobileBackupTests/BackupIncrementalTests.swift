@@ -102,4 +102,26 @@ import Testing
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".sandbox-partial") }
         #expect(leftovers.isEmpty)
     }
+
+    @Test func aSealedCommitIsFinishedByTheNextReader() throws {
+        let fixture = try BackupFixture()
+        try fixture.writer().backUp(fixture.sources())
+        try fixture.write("Documents/possessions.data", Data("sealed but not applied".utf8))
+        try FileManager.default.removeItem(at: fixture.container.appendingPathComponent("Documents/empty.txt"))
+        var crashing = fixture.writer()
+        crashing.interruptBeforeApplyingCommit = true
+        let error = try #require(throws: MobileBackupError.self) { try crashing.backUp(fixture.sources()) }
+        #expect(error.code == .interrupted)
+        #expect(FileManager.default.fileExists(atPath: fixture.backupDirectory.appendingPathComponent(IncrementalCommit.directoryName).path))
+
+        // Opening the backup rolls the commit forward.
+        let reader = try BackupReader(directory: fixture.backupDirectory)
+        #expect(!FileManager.default.fileExists(atPath: fixture.backupDirectory.appendingPathComponent(IncrementalCommit.directoryName).path))
+        let record = try #require(reader.record(domain: BackupFixture.appDomain, relativePath: "Documents/possessions.data"))
+        #expect(try reader.contents(of: record) == Data("sealed but not applied".utf8))
+        #expect(reader.record(domain: BackupFixture.appDomain, relativePath: "Documents/empty.txt") == nil)
+        #expect(reader.verify().isClean)
+        let next = try fixture.writer().backUp(fixture.sources())
+        #expect(next.payloadsCopied == 0)
+    }
 }

@@ -4,7 +4,8 @@ import Foundation
 
 /// An unlocked encrypted backup: the keybag and its plain class keys, which
 /// wrap each file's own key (`EncryptionKey`) and the Manifest.db key (`ManifestKey`).
-struct BackupEncryption {
+// SymmetricKey is an immutable value (its bytes are never changed after creation), so sharing is safe.
+struct BackupEncryption: @unchecked Sendable {
     var keyBag: BackupKeyBag
     var classKeys: [Int: SymmetricKey]
 

@@ -19,6 +19,11 @@ public enum BackupFileID {
         "\(fileID.prefix(2))/\(fileID)"
     }
 
+    /// Whether `name` has the shape of a fileID (40 lower-case hex digits).
+    static func isFileID(_ name: String) -> Bool {
+        name.utf8.count == 40 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
     static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []

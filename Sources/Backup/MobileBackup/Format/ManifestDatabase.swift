@@ -22,17 +22,24 @@ enum ManifestDatabase {
         "CREATE TABLE Properties (key TEXT PRIMARY KEY, value BLOB)",
     ]
 
+    /// A connection without SQLite's own syncs and journal: durability comes
+    /// from the writer's flush before it commits the backup, and a database
+    /// written here is never live until then.
+    private static func unjournaledQueue(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            try db.execute(sql: "PRAGMA journal_mode = OFF")
+        }
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
     /// Creates a new database at `path` holding `rows`, in one transaction.
     /// Durability comes from the writer's single flush before it commits the
     /// backup, so SQLite's own syncs are turned off here.
     static func create(at path: String, rows: [ManifestRow]) throws {
         do {
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA synchronous = OFF")
-                try db.execute(sql: "PRAGMA journal_mode = OFF")
-            }
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try unjournaledQueue(path)
             try queue.write { db in
                 for statement in schema { try db.execute(sql: statement) }
                 let insert = try db.makeStatement(sql: "INSERT INTO Files (fileID, domain, relativePath, flags, file) VALUES (?, ?, ?, ?, ?)")
@@ -46,8 +53,31 @@ enum ManifestDatabase {
         }
     }
 
+    /// Changes the database at `path` in one transaction: removes the rows
+    /// `deleting` names, then writes `rows` over any with the same fileID.
+    /// Used on a copy of the previous backup's database, so an incremental
+    /// run touches only the rows that changed.
+    static func update(at path: String, rows: [ManifestRow], deleting: [String]) throws {
+        do {
+            let queue = try unjournaledQueue(path)
+            try queue.write { db in
+                let delete = try db.makeStatement(sql: "DELETE FROM Files WHERE fileID = ?")
+                for fileID in deleting { try delete.execute(arguments: [fileID]) }
+                let insert = try db.makeStatement(
+                    sql: "INSERT OR REPLACE INTO Files (fileID, domain, relativePath, flags, file) VALUES (?, ?, ?, ?, ?)")
+                for row in rows {
+                    try insert.execute(arguments: [row.fileID, row.domain, row.relativePath, row.flags, row.file])
+                }
+            }
+            try queue.close()
+        } catch {
+            throw MobileBackupError(.ioFailed, path: path, "cannot update Manifest.db: \(error)")
+        }
+    }
+
     /// Every Files row of the database at `path`, read-only.
-    static func rows(at path: String) throws -> [ManifestRow] {
+    /// Without `includingArchives`, the rows' `file` column is not read (nil).
+    static func rows(at path: String, includingArchives: Bool = true) throws -> [ManifestRow] {
         do {
             var configuration = Configuration()
             configuration.readonly = true
@@ -55,14 +85,16 @@ enum ManifestDatabase {
             defer { try? queue.close() }
             return try queue.read { db in
                 var rows: [ManifestRow] = []
-                let cursor = try Row.fetchCursor(db, sql: "SELECT fileID, domain, relativePath, flags, file FROM Files")
+                let columns = includingArchives ? "fileID, domain, relativePath, flags, file" : "fileID, domain, relativePath, flags"
+                let cursor = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM Files")
                 while let row = try cursor.next() {
                     guard let fileID: String = row[0], let domain: String = row[1] else {
                         throw MobileBackupError(.malformedManifest, path: path, "a Files row has no fileID or domain")
                     }
                     let relativePath: String = row[2] ?? ""
                     let flags: Int = row[3] ?? 0
-                    rows.append(ManifestRow(fileID: fileID, domain: domain, relativePath: relativePath, flags: flags, file: row[4]))
+                    rows.append(ManifestRow(fileID: fileID, domain: domain, relativePath: relativePath, flags: flags,
+                                            file: includingArchives ? row[4] : nil))
                 }
                 return rows
             }
@@ -75,7 +107,7 @@ enum ManifestDatabase {
 
     /// Decrypts an encrypted Manifest.db (AES-256-CBC, zero IV, PKCS#7) into
     /// a temporary file, which the caller removes, so SQLite can open it.
-    static func decryptedCopy(of path: String, key: SymmetricKey) throws -> String {
+    static func decryptedCopy(of path: String, key: SymmetricKey, to target: String? = nil) throws -> String {
         let encrypted: Data
         do {
             encrypted = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -88,7 +120,7 @@ enum ManifestDatabase {
         } catch {
             throw MobileBackupError(.malformedManifest, path: path, "Manifest.db does not decrypt with its ManifestKey")
         }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("Manifest-\(UUID().uuidString).db").path
+        let temporary = target ?? FileManager.default.temporaryDirectory.appendingPathComponent("Manifest-\(UUID().uuidString).db").path
         do {
             try plain.write(to: URL(fileURLWithPath: temporary))
         } catch {

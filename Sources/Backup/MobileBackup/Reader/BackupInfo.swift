@@ -25,6 +25,18 @@ public struct BackupInfo: Sendable, Hashable {
     /// Whether this module wrote the backup.
     public var writtenBySandbox: Bool
 
+    /// What the property lists of the backup at `directory` say, without
+    /// opening Manifest.db (so no password is needed).
+    public static func read(directory: URL) throws -> BackupInfo {
+        let root = directory.standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: root + "/Manifest.db") else {
+            throw MobileBackupError(.notABackup, path: root, "the directory has no Manifest.db")
+        }
+        return load(info: try BackupPropertyLists.read(root + "/Info.plist"),
+                    manifest: try BackupPropertyLists.read(root + "/Manifest.plist"),
+                    status: try BackupPropertyLists.read(root + "/Status.plist"), directoryName: directory.lastPathComponent)
+    }
+
     static func load(info: PropertyListValue?, manifest: PropertyListValue?, status: PropertyListValue?,
                      directoryName: String) -> BackupInfo {
         let lockdown = manifest?["Lockdown"]

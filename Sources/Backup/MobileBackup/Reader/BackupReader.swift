@@ -30,6 +30,9 @@ public struct BackupReader: Sendable {
         guard let rootStatus = try Platform.status(root), rootStatus.isDirectory else {
             throw MobileBackupError(.notABackup, path: root, "no backup directory here")
         }
+        // A backup whose last incremental commit was cut short is finished first
+        // (where the directory is writable; elsewhere it is read as it is).
+        try? IncrementalCommit.recover(live: root)
         let databasePath = root + "/Manifest.db"
         if try Platform.status(databasePath) == nil {
             if try Platform.status(root + "/Manifest.mbdb") != nil {
@@ -116,9 +119,11 @@ public struct BackupReader: Sendable {
     }
 
     /// Checks every regular file's payload and reports each damaged one.
-    public func verify() -> BackupVerificationReport {
+    /// `progress` is told the recorded size of each file checked.
+    public func verify(progress: ((Int64) -> Void)? = nil) -> BackupVerificationReport {
         var report = BackupVerificationReport(verifiedFiles: 0, verifiedBytes: 0, problems: [], uncheckedDigests: 0)
         for record in records where record.kind == .file {
+            defer { progress?(record.size) }
             var digestUnchecked = false
             if let problem = readPayload(record, digestUnchecked: &digestUnchecked, into: { _ in }) {
                 report.problems.append(problem)

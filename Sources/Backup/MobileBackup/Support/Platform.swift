@@ -144,6 +144,45 @@ enum Platform {
         }
     }
 
+    /// Copies a file's bytes to a new file (`copy_file_range` where the
+    /// kernel has it, so they never pass through user space).
+    static func copyFile(_ source: String, _ destination: String) throws {
+        let input = try openForReading(source)
+        defer { close(input) }
+        let output = try createForWriting(destination)
+        defer { close(output) }
+        if let copyFileRange {
+            copying: while true {
+                let count = copyFileRange(input, nil, output, nil, 1 << 30, 0)
+                if count > 0 { continue }
+                if count == 0 { return }
+                if errno == EINTR { continue }
+                if errno != EXDEV && errno != ENOSYS && errno != EOPNOTSUPP && errno != EINVAL {
+                    throw failure("cannot copy \(source)", destination)
+                }
+                break copying
+            }
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try read(input, into: $0, path: source) }
+            if count == 0 { return }
+            try buffer.withUnsafeBytes { try write(output, UnsafeRawBufferPointer(rebasing: $0[0..<count]), path: destination) }
+        }
+    }
+
+    private typealias CopyFileRange = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
+
+    /// Linux's `copy_file_range`, looked up at run time like `renameat2`.
+    private static let copyFileRange: CopyFileRange? = {
+        #if os(Linux)
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "copy_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: CopyFileRange.self)
+        #else
+        return nil
+        #endif
+    }()
+
     /// Creates a directory (an existing one is fine).
     static func makeDirectory(_ path: String, permissions: UInt32 = 0o755) throws {
         if mkdir(path, mode_t(permissions)) != 0 && errno != EEXIST {
@@ -240,6 +279,15 @@ enum Platform {
         } else {
             sync()
         }
+    }
+
+    /// Flushes one file or directory to disk (`fsync`), for the few writes
+    /// whose order matters and that should not wait on the whole file system.
+    static func syncPath(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("cannot open for flushing", path) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure("cannot flush", path) }
     }
 
     /// Sets a file's modification time (nanoseconds since 1970), as restore

@@ -14,6 +14,8 @@ struct BackupPlan {
     private(set) var fileCount = 0
     private(set) var directoryCount = 0
     private(set) var linkCount = 0
+    /// Files whose payload stays where it is in the live backup (in-place runs).
+    private(set) var unchangedFileIDs = Set<String>()
     /// The key that encrypts Manifest.db and its wrapped form for `Manifest.plist`.
     let manifestKey: SymmetricKey?
     let manifestKeyBlob: Data?
@@ -22,10 +24,17 @@ struct BackupPlan {
     private let previous: PreviousBackup?
     private let options: BackupOptions
     private let encryption: BackupEncryption?
+    /// In place: new payloads go flat into the incoming directory and
+    /// unchanged ones stay in the live backup, whose rows stay in its
+    /// Manifest.db; else every payload is placed (copied or hard-linked)
+    /// at `xx/<fileID>` in a staging tree.
+    let inPlace: Bool
 
-    init(entries: [ScannedEntry], previous: PreviousBackup?, options: BackupOptions, encryption: BackupEncryption) throws {
+    init(entries: [ScannedEntry], previous: PreviousBackup?, options: BackupOptions, encryption: BackupEncryption,
+         inPlace: Bool = false) throws {
         self.entries = entries
         self.previous = previous
+        self.inPlace = inPlace && previous != nil
         self.options = options
         self.encryption = options.password == nil ? nil : encryption
         if options.password != nil {
@@ -44,7 +53,9 @@ struct BackupPlan {
         var results = [ManifestRow?](repeating: nil, count: entries.count)
         var buckets = Set<Substring>()
         for entry in entries where entry.kind == .file { buckets.insert(entry.fileID.prefix(2)) }
-        for bucket in buckets { try Platform.makeDirectory(staging + "/" + bucket) }
+        if !inPlace {
+            for bucket in buckets { try Platform.makeDirectory(staging + "/" + bucket) }
+        }
 
         for (index, entry) in entries.enumerated() {
             switch entry.kind {
@@ -58,7 +69,8 @@ struct BackupPlan {
                 fileCount += 1
                 bytesTotal += entry.status?.size ?? Int64(entry.contents?.count ?? 0)
                 if let reusedRow = try reuse(entry, staging: staging) {
-                    results[index] = reusedRow
+                    // In place, the live Manifest.db keeps the unchanged row.
+                    results[index] = inPlace ? nil : reusedRow
                     reused += 1
                     bytesReused += entry.status?.size ?? Int64(entry.contents?.count ?? 0)
                 } else {
@@ -94,10 +106,34 @@ struct BackupPlan {
         }
         guard current == old else { return nil }
         let payload = BackupFileID.payloadPath(entry.fileID)
-        guard try Platform.hardLink(previous.directory + "/" + payload, staging + "/" + payload) else { return nil }
+        if inPlace {
+            guard try Platform.status(previous.directory + "/" + payload)?.size == payloadSize(old.size) else { return nil }
+            unchangedFileIDs.insert(entry.fileID)
+        } else {
+            guard try Platform.hardLink(previous.directory + "/" + payload, staging + "/" + payload) else { return nil }
+        }
         fingerprints[entry.fileID] = old
         return ManifestRow(fileID: entry.fileID, domain: entry.domain, relativePath: entry.relativePath,
                            flags: entry.kind.rawValue, file: blob)
+    }
+
+    /// Where a copied payload goes: flat in the incoming directory in place, else at `xx/<fileID>`.
+    func payloadDestination(_ fileID: String, staging: String) -> String {
+        inPlace ? staging + "/" + fileID : staging + "/" + BackupFileID.payloadPath(fileID)
+    }
+
+    /// The stored size of a payload of `size` plaintext bytes (AES-CBC pads to the next block).
+    private func payloadSize(_ size: Int64) -> Int64 {
+        encryption == nil ? size : (size / 16 + 1) * 16
+    }
+
+    /// Rows of the previous backup that no scanned entry has any more, and
+    /// those of them that had a payload.
+    func removedRows() -> (fileIDs: [String], payloads: [String]) {
+        guard let previous else { return ([], []) }
+        let current = Set(entries.map(\.fileID))
+        let removed = previous.rows.keys.filter { !current.contains($0) }.sorted()
+        return (removed, removed.filter { previous.fileRows.contains($0) })
     }
 
     private func row(for entry: ScannedEntry, payload: CopiedPayload?) throws -> ManifestRow {
@@ -141,7 +177,7 @@ struct BackupPlan {
                 let index = indices[position]
                 let entry = plan.entries[index]
                 do {
-                    let destination = staging + "/" + BackupFileID.payloadPath(entry.fileID)
+                    let destination = plan.payloadDestination(entry.fileID, staging: staging)
                     let payload = try copier.copy(source: entry.sourcePath, contents: entry.contents, to: destination,
                                                   encryption: plan.encryption, protectionClass: entry.protectionClass)
                     let row = try plan.row(for: entry, payload: payload)

@@ -7,11 +7,13 @@ import PropertyList
 /// one payload per regular file at `xx/<fileID>`.
 ///
 /// Backups are incremental: a file whose size, times and inode match the
-/// previous backup's record is not read again; its payload is hard-linked
-/// and its row reused. The new backup is built in a staging directory
-/// beside the old one and swapped in at the end (`Status.plist` written
-/// last, one flush, one atomic exchange), so an interrupted backup leaves
-/// the previous complete backup exactly as it was.
+/// previous backup's record is not read again, and its payload and row stay
+/// where they are. Only new and changed payloads and rows are written, into
+/// an incoming directory that a flushed journal then commits (see
+/// `IncrementalCommit`), so an interrupted backup leaves the previous
+/// complete backup usable. A first (or forced full) backup is built in a
+/// staging directory beside the old one and swapped in at the end
+/// (`Status.plist` written last, one flush, one atomic exchange).
 ///
 /// ```swift
 /// let writer = BackupWriter(directory: root.appendingPathComponent(device.udid), device: device)
@@ -29,6 +31,8 @@ public struct BackupWriter: Sendable {
     /// Testing hook: stop with ``MobileBackupError/Code/interrupted`` once
     /// this many payloads have been copied, as a crash would.
     var interruptAfterCopiedPayloads: Int?
+    /// Testing hook: stop once an incremental commit is sealed, before it is applied.
+    var interruptBeforeApplyingCommit = false
 
     /// Creates a writer.
     public init(directory: URL, device: BackupDeviceInfo, applications: [BackupApplication] = [], options: BackupOptions = BackupOptions()) {
@@ -46,37 +50,80 @@ public struct BackupWriter: Sendable {
         let live = directory.standardizedFileURL.path
         let staging = live + ".sandbox-staging"
         let retired = live + ".sandbox-retired"
+        let parent = (live as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw MobileBackupError(.ioFailed, path: parent, "cannot create the directory for backups: \(error)")
+        }
         try recoverInterruptedCommit(live: live, retired: retired)
         try Platform.removeTree(staging)
+        if try Platform.status(live) != nil { try IncrementalCommit.recover(live: live) }
 
-        let entries = try SourceScanner.scan(sources)
-        let previous = options.forcesFullBackup ? nil : PreviousBackup.load(directory: live, password: options.password)
+        // Building on a previous backup happens in place (see IncrementalCommit):
+        // only new and changed payloads and rows are written. The sources are
+        // scanned while the previous backup's index loads.
+        let incoming = IncrementalCommit.incoming(live)
+        let buildsOnPrevious = try !options.forcesFullBackup && Platform.status(live) != nil
+        if buildsOnPrevious { try Platform.makeDirectory(incoming) }
+        let password = options.password
+        let (scanned, loaded) = Self.concurrently({ try SourceScanner.scan(sources) }, {
+            buildsOnPrevious ? PreviousBackup.load(directory: live, password: password,
+                                                   copyingDatabaseTo: incoming + "/" + IncrementalCommit.plainDatabaseName) : nil
+        })
+        let entries = try scanned.get()
+        let previous = loaded
+        if buildsOnPrevious && previous == nil { try Platform.removeTree(incoming) }
+        let inPlace = previous != nil
+        let target = inPlace ? incoming : staging
         let encryption = try makeEncryption(reusing: previous)
 
-        try Platform.makeDirectory(staging)
-        var plan = try BackupPlan(entries: entries, previous: previous, options: options, encryption: encryption)
-        try plan.placePayloads(staging: staging, interruptAfter: interruptAfterCopiedPayloads, progress: progress)
+        try Platform.makeDirectory(target)
+        var plan = try BackupPlan(entries: entries, previous: previous, options: options, encryption: encryption, inPlace: inPlace)
+        try plan.placePayloads(staging: target, interruptAfter: interruptAfterCopiedPayloads, progress: progress)
 
         let date = Date()
-        try writeManifestDatabase(plan.rows, staging: staging, key: plan.manifestKey)
-        try writeFile(FingerprintIndex.encode(plan.fingerprints), staging + "/" + FingerprintIndex.fileName)
+        let plainDatabase = target + "/" + IncrementalCommit.plainDatabaseName
+        let removed = plan.removedRows()
+        if inPlace {
+            try ManifestDatabase.update(at: plainDatabase, rows: plan.rows, deleting: removed.fileIDs)
+        } else {
+            try ManifestDatabase.create(at: plainDatabase, rows: plan.rows)
+        }
+        try finishManifestDatabase(plainDatabase, into: target + "/Manifest.db", key: plan.manifestKey)
+        try writeFile(FingerprintIndex.encode(plan.fingerprints), target + "/" + FingerprintIndex.fileName)
         try writePropertyList(BackupPropertyLists.info(device: device, applications: applications, date: date),
-                              staging + "/Info.plist", format: .xml)
+                              target + "/Info.plist", format: .xml)
         try writePropertyList(BackupPropertyLists.manifest(device: device, applications: applications, date: date,
                                                            keyBag: encryption.keyBag.serialized(),
                                                            manifestKey: plan.manifestKeyBlob),
-                              staging + "/Manifest.plist", format: .binary)
+                              target + "/Manifest.plist", format: .binary)
         // Last: a Status.plist saying "finished" marks the snapshot complete.
         try writePropertyList(BackupPropertyLists.status(date: date, isFullBackup: plan.reused == 0),
-                              staging + "/Status.plist", format: .binary)
-        if options.flushesToDisk { try Platform.flushFileSystem(containing: staging) }
-        try commit(staging: staging, live: live, retired: retired)
+                              target + "/Status.plist", format: .binary)
+        if options.flushesToDisk { try Platform.flushFileSystem(containing: target) }
+        if inPlace {
+            try IncrementalCommit.commit(live: live, removedPayloads: removed.payloads, flushes: options.flushesToDisk,
+                                         stopsBeforeApplying: interruptBeforeApplyingCommit)
+        } else {
+            try commit(staging: staging, live: live, retired: retired)
+        }
 
         return BackupSummary(directory: URL(fileURLWithPath: live), isEncrypted: options.password != nil,
                              isIncremental: plan.reused > 0, files: plan.fileCount, directories: plan.directoryCount,
                              symbolicLinks: plan.linkCount, payloadsCopied: plan.copied, payloadsReused: plan.reused,
                              bytesCopied: plan.bytesCopied, bytesTotal: plan.bytesTotal,
                              seconds: Date().timeIntervalSince(started))
+    }
+
+    /// Runs two independent pieces of work on two threads.
+    private static func concurrently<A: Sendable, B: Sendable>(_ first: @Sendable () throws -> A,
+                                                               _ second: @Sendable () -> B) -> (Result<A, Error>, B) {
+        let results = ConcurrentResults<A, B>()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            if index == 0 { results.first = Result { try first() } } else { results.second = second() }
+        }
+        return (results.first ?? .failure(MobileBackupError(.interrupted, "the scan did not run")), results.second ?? second())
     }
 
     /// The keybag: the previous backup's when it was encrypted with the same
@@ -94,18 +141,17 @@ public struct BackupWriter: Sendable {
         // Plain backups carry no DPSL/DPIC stage, like backups made before encryption was turned on.
         bag.doubleProtectionSalt = nil
         bag.doubleProtectionIterations = nil
-        _ = keys.removeAll()
+        keys.removeAll()
         return BackupEncryption(keyBag: bag, classKeys: keys)
     }
 
-    private func writeManifestDatabase(_ rows: [ManifestRow], staging: String, key: SymmetricKey?) throws {
-        let path = staging + "/Manifest.db"
+    /// Turns the plaintext database into `Manifest.db`: renamed as it is
+    /// for a plain backup, encrypted (AES-256-CBC, PKCS#7) for an encrypted one.
+    private func finishManifestDatabase(_ plainPath: String, into path: String, key: SymmetricKey?) throws {
         guard options.password != nil else {
-            try ManifestDatabase.create(at: path, rows: rows)
+            try Platform.rename(plainPath, path)
             return
         }
-        let plainPath = staging + "/.Manifest.plain.db"
-        try ManifestDatabase.create(at: plainPath, rows: rows)
         defer { try? Platform.removeFile(plainPath) }
         let plain: Data
         do {
@@ -116,6 +162,7 @@ public struct BackupWriter: Sendable {
         guard let key else {
             throw MobileBackupError(.cryptoFailed, "no Manifest.db key was made")
         }
+        try Platform.removeFile(path)
         try writeFile(try CBCStream.encrypt(plain, key: key), path)
     }
 
@@ -161,4 +208,11 @@ public struct BackupWriter: Sendable {
         defer { Platform.close(descriptor) }
         try data.withUnsafeBytes { try Platform.write(descriptor, $0, path: path) }
     }
+}
+
+/// The two results of ``BackupWriter/concurrently(_:_:)``; each slot is
+/// written by one thread and read after both finished.
+private final class ConcurrentResults<A: Sendable, B: Sendable>: @unchecked Sendable {
+    var first: Result<A, Error>?
+    var second: B?
 }

@@ -1,16 +1,18 @@
 import ArgumentParser
 import Foundation
 
-/// Runs the body of a command (`sandbox keychain …`, `sandbox device …`)
-/// and turns its failures into the command's exit status.
+/// Runs the body of a command (`sandbox keychain …`, `sandbox device …`,
+/// `sandbox backup …`) and turns its failures into the command's exit status.
 enum CommandRunner {
     /// Runs `body`. A usage error is rethrown for ArgumentParser to report
-    /// (status 64); any other error is printed as `Error: …` on standard
-    /// error and gives status 1.
+    /// (status 64), an `ExitCode` the body threw passes through; any other
+    /// error is printed as `Error: …` on standard error and gives status 1.
     static func run(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as ValidationError {
+            throw error
+        } catch let error as ExitCode {
             throw error
         } catch {
             FileOutput.writeToStandardError("Error: \(error)\n")

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import MobileBackup
+
+/// Options every `sandbox backup` command that reads a backup shares.
+struct BackupReadOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp(
+        "The backup: its directory (the one holding Manifest.db), a directory holding exactly one backup, or a UDID under $SANDBOX_HOME/backups.",
+        valueName: "backup"))
+    var backup: String
+
+    @Option(help: ArgumentHelp("The password of an encrypted backup.", valueName: "password"))
+    var password: String?
+
+    @Flag(help: "Print JSON (stable, sorted keys) instead of text.")
+    var json = false
+
+    /// The backup directory the argument names.
+    func directory() throws -> URL {
+        try BackupLocation.resolve(backup)
+    }
+
+    /// The backup, opened (and, if encrypted, unlocked).
+    func reader() throws -> BackupReader {
+        try BackupReader(directory: directory(), password: password)
+    }
+}
+
+/// Finding backups on disk.
+enum BackupLocation {
+    /// Whether `url` is a backup directory (it holds `Manifest.db`).
+    static func isBackup(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent("Manifest.db").path)
+    }
+
+    /// A backup directory from a path or a name under the default backups directory.
+    static func resolve(_ argument: String) throws -> URL {
+        let candidates = [URL(fileURLWithPath: argument), SandboxHome.backups.appendingPathComponent(argument)]
+        for candidate in candidates {
+            if isBackup(candidate) { return candidate.standardizedFileURL }
+            let inner = backups(in: candidate)
+            if inner.count == 1 { return inner[0] }
+            if inner.count > 1 {
+                throw ValidationError("\(candidate.path) holds \(inner.count) backups; name one of them: "
+                                      + inner.map(\.lastPathComponent).joined(separator: ", "))
+            }
+        }
+        throw MobileBackupError(.notABackup, path: argument, "no backup here (nor under \(SandboxHome.backups.path))")
+    }
+
+    /// The backup directories directly inside `directory`, sorted by name.
+    static func backups(in directory: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.sorted().map { directory.appendingPathComponent($0).standardizedFileURL }.filter(isBackup)
+    }
+}

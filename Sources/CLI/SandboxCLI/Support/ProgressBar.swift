@@ -1,0 +1,59 @@
+import Foundation
+
+/// A one-line progress bar on standard error, drawn only when standard
+/// error is a terminal (so logs and pipes get no control characters), and
+/// redrawn at most every tenth of a second. Safe to call from worker threads.
+final class ProgressBar: @unchecked Sendable {
+    private let title: String
+    private let total: Int64
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var done: Int64 = 0
+    private var lastDraw = Date.distantPast
+
+    /// A bar for `total` units (bytes), or an invisible one when standard
+    /// error is not a terminal or `quiet` is set.
+    init(_ title: String, total: Int64, quiet: Bool = false) {
+        self.title = title
+        self.total = max(total, 1)
+        enabled = !quiet && isatty(STDERR_FILENO) == 1
+    }
+
+    /// Adds `amount` units and redraws if due.
+    func advance(by amount: Int64) {
+        guard enabled else { return }
+        lock.withLock {
+            done += amount
+            if Date().timeIntervalSince(lastDraw) >= 0.1 { draw() }
+        }
+    }
+
+    /// Sets the units done (for callers that report totals).
+    func set(_ value: Int64) {
+        guard enabled else { return }
+        lock.withLock {
+            done = value
+            if Date().timeIntervalSince(lastDraw) >= 0.1 { draw() }
+        }
+    }
+
+    /// Draws the full bar and ends the line.
+    func finish() {
+        guard enabled else { return }
+        lock.withLock {
+            done = total
+            draw()
+            FileOutput.writeToStandardError("\n")
+        }
+    }
+
+    private func draw() {
+        lastDraw = Date()
+        let fraction = min(1, Double(done) / Double(total))
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let megabytes = String(format: "%.1f/%.1f MB", Double(done) / 1e6, Double(total) / 1e6)
+        FileOutput.writeToStandardError("\r\(title) \(bar) \(Int(fraction * 100))% \(megabytes)")
+    }
+}
