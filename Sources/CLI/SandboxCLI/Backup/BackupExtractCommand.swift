@@ -26,7 +26,7 @@ struct BackupExtractCommand: ParsableCommand {
             let reader = try options.reader()
             let name = try Self.domain(named: domain, in: reader)
             let total = reader.records(inDomain: name).filter { $0.kind == .file }.reduce(Int64(0)) { $0 + $1.size }
-            let bar = ProgressBar("Extracting", total: total, quiet: options.json)
+            let bar = ByteProgressBar("Extracting", total: total, quiet: options.json)
             let report = try reader.extract(domain: name, to: URL(fileURLWithPath: output), progress: { bar.advance(by: $0) })
             bar.finish()
             try BackupOutput.printVerification(report, path: output, json: options.json, verb: "extracted")

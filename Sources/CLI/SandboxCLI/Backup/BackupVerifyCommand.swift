@@ -15,7 +15,7 @@ struct BackupVerifyCommand: ParsableCommand {
         try BackupCommandRunner.run {
             let reader = try options.reader()
             let total = reader.records.filter { $0.kind == .file }.reduce(Int64(0)) { $0 + $1.size }
-            let bar = ProgressBar("Verifying", total: total, quiet: options.json)
+            let bar = ByteProgressBar("Verifying", total: total, quiet: options.json)
             let report = reader.verify { bar.advance(by: $0) }
             bar.finish()
             try BackupOutput.printVerification(report, path: reader.directory.path, json: options.json, verb: "verified")

@@ -3,7 +3,7 @@ import Foundation
 /// A one-line progress bar on standard error, drawn only when standard
 /// error is a terminal (so logs and pipes get no control characters), and
 /// redrawn at most every tenth of a second. Safe to call from worker threads.
-final class ProgressBar: @unchecked Sendable {
+final class ByteProgressBar: @unchecked Sendable {
     private let title: String
     private let total: Int64
     private let enabled: Bool
@@ -16,7 +16,7 @@ final class ProgressBar: @unchecked Sendable {
     init(_ title: String, total: Int64, quiet: Bool = false) {
         self.title = title
         self.total = max(total, 1)
-        enabled = !quiet && isatty(STDERR_FILENO) == 1
+        enabled = !quiet && FileOutput.standardErrorIsTerminal
     }
 
     /// Adds `amount` units and redraws if due.
