@@ -8,8 +8,9 @@ struct DefaultsCommand: ParsableCommand {
         abstract: "Read and write preferences domains (macOS defaults' verbs).",
         discussion: """
             A domain is a bundle id inside the container given by --container <dir> (its file is \
-            Library/Preferences/<bundle id>.plist), -g (the global domain, .GlobalPreferences.plist), \
-            or the path of a plist file (with or without '.plist'). Options go before the domain.
+            Library/Preferences/<bundle id>.plist), or of an app installed on the device given by \
+            --device <name|path>; -g (the global domain, .GlobalPreferences.plist, the device's with \
+            --device); or the path of a plist file (with or without '.plist'). Options go before the domain.
 
             Writes go through the same file lock and per-key merge as a running app, so they never \
             lose the app's own changes; the file is written as a binary property list.
@@ -19,6 +20,7 @@ struct DefaultsCommand: ParsableCommand {
               sandbox defaults write --container data com.example.app Sizes -array 1 2 3
               sandbox defaults read --container data com.example.app TermsAccepted
               sandbox defaults read --json /tmp/prefs.plist
+              sandbox defaults read --device default com.example.app
               sandbox defaults read-type --container data com.example.app TermsAccepted
               sandbox defaults rename --container data com.example.app OldKey NewKey
               sandbox defaults find --container data dark

@@ -21,9 +21,16 @@ struct DefaultsDomainsCommand: ParsableCommand {
         }
     }
 
-    /// The bundle ids with a plist in the container, sorted; the global
-    /// domain and lock or temporary files are not domains.
+    /// The bundle ids with a plist in the container (or, with `--device`,
+    /// the installed apps with one), sorted; the global domain and lock or
+    /// temporary files are not domains.
     static func domainNames(_ options: DefaultsOptions) throws -> [String] {
+        if options.device != nil && options.container == nil {
+            // On a device: the installed apps that have a preferences file.
+            return try options.openDevice().installedApps().map(\.bundleID)
+                .filter { (try? options.exists($0)) ?? false }
+                .sorted()
+        }
         let directory = try options.preferencesDirectory()
         let names: [String]
         do {

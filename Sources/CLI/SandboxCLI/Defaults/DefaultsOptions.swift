@@ -1,5 +1,6 @@
 import ArgumentParser
 import Container
+import Device
 import Foundation
 import Preferences
 import PropertyList
@@ -10,6 +11,10 @@ struct DefaultsOptions: ParsableArguments {
                                valueName: "dir"))
     var container: String?
 
+    @Option(help: ArgumentHelp("A device (a name or a path, as in 'sandbox device'): a bundle id names that installed app's domain in its data container, -g the device's global domain.",
+                               valueName: "name|path"))
+    var device: String?
+
     @Flag(name: [.customShort("g"), .customLong("globalDomain", withSingleDash: true)],
           help: "Use the global domain (.GlobalPreferences.plist) instead of naming one.")
     var global = false
@@ -17,9 +22,15 @@ struct DefaultsOptions: ParsableArguments {
     @Flag(help: "Print JSON (stable) instead of property-list text.")
     var json = false
 
+    func validate() throws {
+        if container != nil && device != nil { throw ValidationError("give --container or --device, not both") }
+    }
+
     /// `Library/Preferences` of the container.
     func preferencesDirectory() throws -> URL {
-        guard let container else { throw ValidationError("give --container <dir> to name a domain by bundle id") }
+        guard let container else {
+            throw ValidationError("give --container <dir> or --device <name|path> to name a domain by bundle id")
+        }
         return URL(fileURLWithPath: container, isDirectory: true)
             .appendingPathComponent("Library/Preferences", isDirectory: true)
     }
@@ -27,6 +38,7 @@ struct DefaultsOptions: ParsableArguments {
     /// The file of `domain` (or of the global domain with -g).
     func domainFile(_ domain: String?) throws -> URL {
         if global || domain == Preferences.globalDomainName {
+            if device != nil { return try openDevice().systemRoot.appendingPathComponent(Self.devicePreferences) }
             return try preferencesDirectory().appendingPathComponent(Preferences.globalDomainFileName)
         }
         guard let domain, !domain.isEmpty else { throw ValidationError("give a domain, or -g for the global domain") }
@@ -36,7 +48,30 @@ struct DefaultsOptions: ParsableArguments {
             if url.pathExtension == "plist" || FileManager.default.fileExists(atPath: url.path) { return url }
             return url.appendingPathExtension("plist")
         }
+        if device != nil {
+            return try installedApp(domain).dataContainerURL.appendingPathComponent("Library/Preferences/\(domain).plist")
+        }
         return try preferencesDirectory().appendingPathComponent(domain + ".plist")
+    }
+
+    /// The device's global domain, relative to its system root (where
+    /// `InstalledApp.preferences()` reads it).
+    static let devicePreferences = "Library/Preferences/" + Preferences.globalDomainFileName
+
+    /// The device named by `--device`.
+    func openDevice() throws -> Device {
+        guard let device else { throw ValidationError("no --device given") }
+        let root = DeviceOptions.root(of: device)
+        do { return try Device.open(at: root) } catch let error as DeviceError where error.code == .notADevice {
+            throw DefaultsError("no device '\(device)' at \(root.path)")
+        }
+    }
+
+    /// The app `bundleID` installed on the `--device`.
+    func installedApp(_ bundleID: String) throws -> InstalledApp {
+        do { return try openDevice().app(bundleID) } catch let error as DeviceError {
+            throw DefaultsError("Domain \(bundleID) does not exist (\(error.message))")
+        }
     }
 
     /// A store on the domain that writes only when told to. A domain named
@@ -46,6 +81,11 @@ struct DefaultsOptions: ParsableArguments {
     /// directory that does not exist yet (the write creates the file).
     func open(_ domain: String?) throws -> Preferences {
         let configuration = Preferences.Configuration(coalescingDelay: nil, sharesDomainsInProcess: false)
+        if device != nil, let domain, !global, domain != Preferences.globalDomainName,
+           !domain.contains("/"), !domain.hasSuffix(".plist") {
+            // The app's own store: its data container, the device's global domain.
+            return try installedApp(domain).preferences(configuration: configuration)
+        }
         if let container, let domain, !global, domain != Preferences.globalDomainName,
            !domain.contains("/"), !domain.hasSuffix(".plist"),
            FileManager.default.fileExists(atPath: container) {
