@@ -13,6 +13,17 @@ import Testing
         return try fixture.device.install(bundleAt: bundle)
     }
 
+    /// Waits until the app has created `Documents/ready` (its signal
+    /// handler is in place), so a signal cannot arrive before it.
+    private func waitUntilReady(_ app: InstalledApp) throws {
+        let ready = app.dataContainerURL.appendingPathComponent("Documents/ready").path
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: ready) {
+            try #require(Date() < deadline, "the app never became ready")
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
     private var quiet: ProcessLaunchOptions {
         var options = ProcessLaunchOptions()
         options.standardOutput = .nullDevice
@@ -44,11 +55,13 @@ import Testing
         let fixture = try DeviceFixture("launch")
         let app = try install(fixture, script: """
             trap 'echo saved > "$HOME/Documents/terminated"; exit 0' TERM
+            : > "$HOME/Documents/ready"
             while :; do sleep 0.05; done
             """)
         let cache = app.dataContainerURL.appendingPathComponent("Library/Caches/blob")
         try Data(count: 4096).write(to: cache)
         let run = try fixture.device.launch(app.bundleID, options: quiet)
+        try waitUntilReady(app)
         #expect(run.exitStatus == nil)
         #expect(fixture.device.isRunning(app.bundleID))
         #expect(fixture.device.runRecord(app.bundleID)?.pid == run.pid)
@@ -70,8 +83,9 @@ import Testing
     @Test("an app that ignores SIGTERM is killed after the timeout")
     func killAfterTimeout() throws {
         let fixture = try DeviceFixture("launch")
-        let app = try install(fixture, script: "trap '' TERM\nwhile :; do sleep 0.05; done")
+        let app = try install(fixture, script: "trap '' TERM\n: > \"$HOME/Documents/ready\"\nwhile :; do sleep 0.05; done")
         let run = try fixture.device.launch(app.bundleID, options: quiet)
+        try waitUntilReady(app)
         #expect(try fixture.device.terminate(app.bundleID, timeout: 0.3) == .killed)
         #expect(try run.process.wait() == .signaled(9))
         #expect(!fixture.device.isRunning(app.bundleID))
