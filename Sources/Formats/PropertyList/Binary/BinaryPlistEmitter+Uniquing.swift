@@ -43,6 +43,74 @@ struct ScalarTable {
 }
 
 extension BinaryPlistEmitter {
+    /// How many upcoming scalars of a container `touchSlots` looks at.
+    static let lookahead = 16
+    /// Scalars longer than this are not encoded twice for `touchSlots`.
+    static let longestTouched = 64
+
+    /// Loads the table word each of these upcoming scalars will probe first,
+    /// before any of them is looked up for real.
+    ///
+    /// A scalar seen for the first time (most of a large document) probes a
+    /// cold table line: a cache miss of ~100 ns that the lookup then waits
+    /// on, one scalar after another. These loads depend on nothing but the
+    /// scalar's own bytes, so the processor overlaps their misses, and the
+    /// lookups that follow find the lines in cache. Each scalar is encoded
+    /// at the end of the output, hashed and dropped again.
+    mutating func touchSlots<Values: Collection<PropertyListValue>>(of values: Values) {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.lookahead) { slots in
+            var count = 0
+            for value in values where count < slots.count {
+                let start = output.count
+                switch value {
+                case .array, .dictionary: continue
+                case .string(let string):
+                    guard string.utf8.count <= Self.longestTouched else { continue }
+                    appendString(string)
+                case .data(let data):
+                    guard data.count <= Self.longestTouched else { continue }
+                    encodeScalar(value)
+                default:
+                    encodeScalar(value)
+                }
+                slots[count] = firstSlot(from: start)
+                count += 1
+            }
+            touch(UnsafeMutableBufferPointer(rebasing: slots[..<count]))
+        }
+    }
+
+    /// ``touchSlots(of:)`` for dictionary keys.
+    mutating func touchSlots<Keys: Collection<String>>(ofKeys keys: Keys) {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.lookahead) { slots in
+            var count = 0
+            for key in keys where count < slots.count && key.utf8.count <= Self.longestTouched {
+                let start = output.count
+                appendString(key)
+                slots[count] = firstSlot(from: start)
+                count += 1
+            }
+            touch(UnsafeMutableBufferPointer(rebasing: slots[..<count]))
+        }
+    }
+
+    /// The first table slot the scalar written since `start` probes; drops the scalar.
+    @inline(__always)
+    mutating func firstSlot(from start: Int) -> Int {
+        let hash = Self.hash(UnsafeRawBufferPointer(rebasing: output.written[start...]))
+        output.truncate(to: start)
+        return Int(truncatingIfNeeded: hash) & scalars.mask
+    }
+
+    /// Loads the words at `slots` in one tight loop, so their misses overlap.
+    @inline(__always)
+    mutating func touch(_ slots: UnsafeMutableBufferPointer<Int>) {
+        var touched: UInt32 = 0
+        let words = scalars.words
+        for slot in slots { touched ^= words[slot] }
+        touchSink ^= touched
+    }
+
     /// Returns the number of an existing scalar equal to the bytes written
     /// since `start` (dropping them), or numbers them as a new object.
     ///
