@@ -101,7 +101,7 @@ let package = Package(
         ),
         .target(
             name: "Device",
-            dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch"],
+            dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch", "MobileBackup"],
             path: "Sources/System/Device"
         ),
         .target(
@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(
             name: "DeviceTests",
             dependencies: ["Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker",
-                           "Launch", "sandbox-confine", "escape-probe"],
+                           "Launch", "sandbox-confine", "escape-probe", "MobileBackup"],
             path: "Tests/DeviceTests"
         ),
         .testTarget(

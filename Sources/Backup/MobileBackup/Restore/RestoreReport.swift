@@ -25,6 +25,9 @@ public struct RestoreReport: Sendable, Hashable {
     /// Apps whose data is in the backup but that are not installed on the
     /// target, so their data was not restored.
     public var appsNotInstalled: [String]
+    /// App groups in the backup that no installed app uses on the target,
+    /// so their data was not restored.
+    public var groupsNotPresent: [String]
 
     /// An empty report.
     public init() {
@@ -36,6 +39,7 @@ public struct RestoreReport: Sendable, Hashable {
         uncheckedDigests = 0
         keychain = nil
         appsNotInstalled = []
+        groupsNotPresent = []
     }
 
     /// Whether every payload restored was good.
@@ -51,6 +55,7 @@ public struct RestoreReport: Sendable, Hashable {
         uncheckedDigests += other.uncheckedDigests
         if let outcome = other.keychain { keychain = outcome }
         appsNotInstalled += other.appsNotInstalled
+        groupsNotPresent += other.groupsNotPresent
     }
 }
 

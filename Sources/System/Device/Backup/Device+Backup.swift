@@ -1,0 +1,123 @@
+import Container
+import Foundation
+import Keychain
+import MobileBackup
+
+/// Backing a device up in iOS's format and restoring a backup onto a device.
+extension Device {
+    /// The directory holding backups: `$SANDBOX_HOME/backups`, else
+    /// `~/.local/share/sandbox/backups` (beside ``devicesDirectory(environment:)``).
+    public static func backupsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        devicesDirectory(environment: environment).deletingLastPathComponent().appendingPathComponent("backups", isDirectory: true)
+    }
+
+    /// Backs the device up into `<directory>/<UDID>`, incrementally against
+    /// the previous backup there:
+    /// - `AppDomain-<bundle id>` per installed app: Documents and Library,
+    ///   without Library/Caches, tmp, the bundle, the container's metadata and
+    ///   any item carrying the do-not-back-up flag (`AppContainer.backupIncludes`);
+    /// - `AppDomainGroup-<group id>` per app-group container, without its
+    ///   Library/Caches and tmp;
+    /// - `KeychainDomain/keychain-backup.plist`: the keychain export (never
+    ///   `ThisDeviceOnly` items), sealed with `password` or, without one, to
+    ///   this device, so it comes back only here.
+    ///
+    /// `password` also encrypts the whole backup, with iOS's key-derivation
+    /// cost unless `keyDerivation` says otherwise (tests use a cheap one).
+    @discardableResult
+    public func backUp(to directory: URL = Device.backupsDirectory(), password: String? = nil,
+                       keyDerivation: BackupKeyDerivation = .iOS,
+                       progress: (@Sendable (BackupProgress) -> Void)? = nil) throws -> BackupSummary {
+        let apps = try installedApps()
+        var sources: [BackupDomainSource] = []
+        var groups: [String: URL] = [:]
+        for app in apps {
+            let container = try app.dataContainer()
+            sources.append(BackupDomainSource(domain: BackupRestorer.appDomain(app.bundleID), root: app.dataContainerURL) { path, isDirectory in
+                container.backupIncludes(path, isDirectory: isDirectory)
+            })
+            for (group, url) in app.groupContainers { groups[group] = url }
+        }
+        for (group, url) in groups.sorted(by: { $0.key < $1.key }) {
+            sources.append(BackupDomainSource(domain: BackupRestorer.groupDomain(group), root: url) { path, _ in
+                Self.groupBackupIncludes(path)
+            })
+        }
+        let export: Data
+        do { export = try keychain.exportBackup(password: password) } catch {
+            throw DeviceError.wrapping(error, path: layout.keychains.path, "export the keychain for a backup")
+        }
+        sources.append(BackupDomainSource(domain: BackupRestorer.keychainDomain, root: nil, extraFiles: [
+            BackupExtraFile(relativePath: BackupRestorer.keychainFile, contents: export, protectionClass: .none, permissions: 0o600),
+        ]))
+        let applications = apps.map { app in
+            BackupApplication(bundleIdentifier: app.bundleID, version: app.version,
+                              path: "/private/var/containers/Bundle/Application/"
+                                  + app.bundleContainer.pathComponents.suffix(2).joined(separator: "/"))
+        }
+        let writer = BackupWriter(directory: directory.appendingPathComponent(identity.udid, isDirectory: true),
+                                  device: backupDeviceInfo, applications: applications,
+                                  options: BackupOptions(password: password, keyDerivation: keyDerivation))
+        return try writer.backUp(sources, progress: progress)
+    }
+
+    /// Restores the backup at `backup` (a `<UDID>` backup directory, ours or
+    /// one made by iTunes or Finder) onto this device, the one it was made
+    /// on or another:
+    /// - each app in the backup that is installed here gets its data back
+    ///   (a full restore: Documents and Library replaced, Caches and tmp
+    ///   empty); apps that are not installed here are listed in
+    ///   ``RestoreReport/appsNotInstalled`` and their data is left in the
+    ///   backup (install them, then restore again);
+    /// - each group domain goes into the group container of that ID, when an
+    ///   installed app uses the group;
+    /// - the keychain follows iOS's rules (see
+    ///   `BackupRestorer.restoreKeychain(into:sameDevice:password:)`): a
+    ///   backup without a password brings keychain items back only onto the
+    ///   device it came from; `ThisDeviceOnly` items never move.
+    ///
+    /// Damaged payloads are listed in the report and not restored.
+    ///
+    /// - Throws: `MobileBackupError` `wrongPassword` or `passwordRequired`
+    ///   for an encrypted backup; ``DeviceError`` when a container cannot be written.
+    public func restore(from backup: URL, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
+        let restorer = BackupRestorer(try BackupReader(directory: backup, password: password))
+        let apps = Dictionary(try installedApps().map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
+        var report = RestoreReport()
+        for bundleID in restorer.bundleIDs {
+            guard let app = apps[bundleID] else {
+                report.appsNotInstalled.append(bundleID)
+                continue
+            }
+            report.merge(try restorer.restoreApp(bundleID: bundleID, into: try app.dataContainer(), progress: progress))
+        }
+        var groupContainers: [String: URL] = [:]
+        for app in apps.values { groupContainers.merge(app.groupContainers) { first, _ in first } }
+        for group in restorer.groupIDs {
+            guard let url = groupContainers[group] else {
+                report.groupsNotPresent.append(group)
+                continue
+            }
+            report.merge(try restorer.restoreGroup(group, into: url, progress: progress))
+        }
+        let sameDevice = restorer.reader.info.device.udid.caseInsensitiveCompare(identity.udid) == .orderedSame
+        report.keychain = try restorer.restoreKeychain(into: keychain, sameDevice: sameDevice, password: password)
+        return report
+    }
+
+    /// The device as a backup describes it.
+    var backupDeviceInfo: BackupDeviceInfo {
+        BackupDeviceInfo(udid: identity.udid, deviceName: identity.name, productType: identity.productType,
+                         productVersion: identity.productVersion, buildVersion: "21A329",
+                         serialNumber: "SB" + String(identity.udid.filter(\.isHexDigit).prefix(10)).uppercased(),
+                         imei: "350000000000000")
+    }
+
+    /// What a group container's backup takes: everything but Library/Caches,
+    /// tmp and the container manager's metadata at the top.
+    static func groupBackupIncludes(_ path: String) -> Bool {
+        let excluded = ["Library/Caches", "tmp"]
+        if excluded.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { return false }
+        return !(path.hasPrefix(".com.apple.") && !path.contains("/"))
+    }
+}
