@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -65,6 +66,9 @@ let package = Package(
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // `FilePath` for the typed search-path accessors (Foundation
+                // on Linux has no `System` module).
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Sources/Storage/Container"
         ),
@@ -189,7 +193,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ContainerTests",
-            dependencies: ["Container", "PropertyList", "container-crash-writer"],
+            dependencies: ["Container", "PropertyList", "container-crash-writer",
+                           .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/ContainerTests"
         ),
         .executableTarget(
