@@ -71,4 +71,16 @@ import Testing
         #expect(try CrashWriter.output(["limit", container.root.path, "Documents/doc.bin", "4096", "2000"]) == "ok")
         #expect(try container.read("Documents/doc.bin").count == 2000)
     }
+
+    @Test(.enabled(if: PrivateMount.isAvailable, "needs unshare and the right to mount a tmpfs"))
+    func diskFullGivesATypedErrorAndKeepsTheOldContent() throws {
+        let mountPoint = URL(fileURLWithPath: temp.path("full"))
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        let writer = try #require(CrashWriter.executable, "container-crash-writer was not built")
+        // A 512 KiB file system: the writer fills it, then tries a 200 KB write.
+        let result = try PrivateMount.run(mountPoint: mountPoint, size: "512k",
+                                          command: [writer.path, "full", mountPoint.path, "Documents/doc.bin", "200000"])
+        #expect(result.status == 0)
+        #expect(result.output == "diskFull intact clean")
+    }
 }

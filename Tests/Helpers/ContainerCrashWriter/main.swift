@@ -7,6 +7,11 @@
 //   container-crash-writer limit <root> <path> <limit-bytes> <size>
 //       Sets RLIMIT_FSIZE, tries one atomic write of <size> bytes and prints
 //       the resulting ContainerError code (or "ok").
+//   container-crash-writer full <root> <path> <size>
+//       Run on a small file system of its own (the test mounts one): makes a
+//       container at <root>, writes <path>, fills the disk, tries one atomic
+//       write of <size> bytes and prints the error code, whether <path> still
+//       holds the old content, and whether a temporary file was left.
 import Container
 import Foundation
 
@@ -41,6 +46,31 @@ case "limit":
         print("\(error.code)")
     } catch {
         print("other: \(error)")
+    }
+case "full":
+    guard let size = Int(arguments[4]) else { fail("bad size") }
+    do {
+        let full = try AppContainer.create(at: root)
+        let old = Data(repeating: 0x41, count: 1000)
+        try full.writeAtomically(old, to: path)
+        var filler = 0
+        while true {
+            do { try full.writeAtomically(Data(count: 16 * 1024), to: "Library/filler-\(filler)") } catch let error as ContainerError {
+                guard error.code == .diskFull else { fail("filling gave \(error)") }
+                break
+            }
+            filler += 1
+        }
+        var result = "ok"
+        do { try full.writeAtomically(Data(repeating: 0x42, count: size), to: path) } catch let error as ContainerError {
+            result = "\(error.code)"
+        }
+        let intact = try full.read(path) == old ? "intact" : "changed"
+        let directory = (path as NSString).deletingLastPathComponent
+        let leftovers = try full.contentsOfDirectory(directory).contains { $0.hasPrefix(".sb-") } ? "leftover" : "clean"
+        print("\(result) \(intact) \(leftovers)")
+    } catch {
+        fail("full: \(error)")
     }
 default:
     fail("unknown mode \(arguments[1])")
