@@ -2,11 +2,13 @@ import Foundation
 
 /// How hard a flush works to keep a preferences file across failures.
 public enum PreferencesDurability: Sendable, Hashable {
-    /// The file is replaced by an atomic rename: a process that crashes or
-    /// is killed at any point leaves the old file or the new one, never a
-    /// torn one. Nothing is forced to disk, so a power loss may lose the
-    /// latest flushes (on ext4 the rename still gives the old file or the
-    /// new one). This is what `synchronize()` and coalesced writes use.
+    /// The file is replaced atomically (in a container:
+    /// `WriteDurability.processCrashSafe`, a name swap; by path: a rename):
+    /// a process that crashes or is killed at any point leaves the old file
+    /// or the new one, never a torn one. Nothing is forced to disk, so a
+    /// power loss soon after may lose the latest flushes or leave an empty
+    /// file (read as an empty domain and reported in `lastProblem`). This is
+    /// what `synchronize()` and coalesced writes use, as cfprefsd does.
     case atomic
     /// As ``atomic``, and the file and its directory are flushed to disk
     /// before the call returns. Used when the app goes to the background
