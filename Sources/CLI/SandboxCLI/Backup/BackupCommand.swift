@@ -20,13 +20,16 @@ struct BackupCommand: ParsableCommand {
               sandbox backup verify ~/Backups/<udid>
               sandbox backup extract <udid> com.example.notes out/
               sandbox backup extract <udid> HomeDomain out/
+              sandbox backup create --device phone --password secret
+              sandbox backup restore <udid> --to-device other-phone --password secret
 
             A damaged payload (missing, truncated, or not matching its recorded size or digest) is \
             reported per file and never written out. Progress bars appear on a terminal only; \
             --json output is stable. Exit status: 0 on success; 1 on failure or when any payload is \
             damaged; 64 for a usage error.
             """,
-        subcommands: [BackupListCommand.self, BackupInfoCommand.self, BackupVerifyCommand.self, BackupExtractCommand.self]
+        subcommands: [BackupListCommand.self, BackupInfoCommand.self, BackupVerifyCommand.self, BackupExtractCommand.self,
+                      BackupCreateCommand.self, BackupRestoreCommand.self]
     )
 }
 

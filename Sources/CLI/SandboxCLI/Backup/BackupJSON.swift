@@ -82,6 +82,62 @@ enum BackupJSON {
         }
     }
 
+    struct Created: Encodable {
+        var path: String
+        var encrypted, incremental: Bool
+        var files, directories, symbolicLinks, payloadsCopied, payloadsReused: Int
+        var bytesCopied, bytesTotal: Int64
+        var seconds: Double
+        init(_ summary: BackupSummary) {
+            path = summary.directory.path
+            encrypted = summary.isEncrypted
+            incremental = summary.isIncremental
+            files = summary.files
+            directories = summary.directories
+            symbolicLinks = summary.symbolicLinks
+            payloadsCopied = summary.payloadsCopied
+            payloadsReused = summary.payloadsReused
+            bytesCopied = summary.bytesCopied
+            bytesTotal = summary.bytesTotal
+            seconds = summary.seconds
+        }
+    }
+
+    struct Restored: Encodable {
+        var device: String
+        var domains: [String]
+        var restoredFiles: Int
+        var restoredBytes: Int64
+        var appsNotInstalled, groupsNotPresent, skippedPaths: [String]
+        var keychain: String
+        var problems: [Problem]
+        var clean: Bool
+        init(_ report: RestoreReport, device: String) {
+            self.device = device
+            domains = report.domains
+            restoredFiles = report.restoredFiles
+            restoredBytes = report.restoredBytes
+            appsNotInstalled = report.appsNotInstalled
+            groupsNotPresent = report.groupsNotPresent
+            skippedPaths = report.skippedPaths
+            keychain = keychainText(report.keychain)
+            problems = report.problems.map(Problem.init)
+            clean = report.isClean
+        }
+    }
+
+    /// The keychain outcome in a few words (also the JSON value).
+    static func keychainText(_ outcome: KeychainRestoreOutcome?) -> String {
+        switch outcome {
+        case nil: return "not restored"
+        case .restored(let summary): return "restored \(summary.imported) items (\(summary.replaced) replaced, \(summary.skipped) device-only left out)"
+        case .notInBackup: return "not in the backup"
+        case .skippedOnAnotherDevice: return "left out: a backup without a password restores the keychain only on its own device"
+        case .damaged(let problem): return "damaged, not restored: \(problem)"
+        case .unreadableFormat(let message): return "not readable here (\(message))"
+        }
+    }
+
     /// Files, directories, links and bytes per domain.
     static func domains(_ reader: BackupReader) -> [Domain] {
         var byName: [String: Domain] = [:]

@@ -5,7 +5,7 @@ import Foundation
 /// redrawn at most every tenth of a second. Safe to call from worker threads.
 final class ByteProgressBar: @unchecked Sendable {
     private let title: String
-    private let total: Int64
+    private var total: Int64
     private let enabled: Bool
     private let lock = NSLock()
     private var done: Int64 = 0
@@ -35,6 +35,13 @@ final class ByteProgressBar: @unchecked Sendable {
             done = value
             if Date().timeIntervalSince(lastDraw) >= 0.1 { draw() }
         }
+    }
+
+    /// Shows `done` of `total` units when the total is only known as work goes.
+    func set(fraction done: Int64, of total: Int64) {
+        guard enabled, total > 0 else { return }
+        lock.withLock { self.total = total }
+        set(done)
     }
 
     /// Draws the full bar and ends the line.

@@ -81,7 +81,13 @@ extension Device {
     /// - Throws: `MobileBackupError` `wrongPassword` or `passwordRequired`
     ///   for an encrypted backup; ``DeviceError`` when a container cannot be written.
     public func restore(from backup: URL, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
-        let restorer = BackupRestorer(try BackupReader(directory: backup, password: password))
+        try restore(from: try BackupReader(directory: backup, password: password), password: password, progress: progress)
+    }
+
+    /// Restores an opened backup (see ``restore(from:password:progress:)-(URL,_,_)``);
+    /// `password` also opens its keychain export.
+    public func restore(from reader: BackupReader, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
+        let restorer = BackupRestorer(reader)
         let apps = Dictionary(try installedApps().map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
         var report = RestoreReport()
         for bundleID in restorer.bundleIDs {

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Device
+import Foundation
+import MobileBackup
+
+/// `sandbox backup create`: backs a device up, incrementally.
+struct BackupCreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Back a device up into <dir>/<UDID> (default $SANDBOX_HOME/backups), incrementally.",
+        discussion: """
+            Each app's Documents and Library (not Library/Caches, tmp, the bundle or items flagged \
+            do-not-back-up), each app-group container and the keychain export. With --password the \
+            backup is encrypted and its keychain can be restored onto another device; without one, \
+            keychain items come back only on this device. ThisDeviceOnly items never leave it.
+            """)
+
+    @Option(help: ArgumentHelp("The device: a name under $SANDBOX_HOME/devices, or a path (containing '/').", valueName: "name|path"))
+    var device: String = "default"
+
+    @Option(help: ArgumentHelp("Encrypt the backup with this password.", valueName: "password"))
+    var password: String?
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("The directory holding backups.", valueName: "dir"))
+    var directory: String?
+
+    @Flag(help: "Print JSON (stable, sorted keys) instead of text.")
+    var json = false
+
+    func run() throws {
+        try BackupCommandRunner.run {
+            let target = try Device.open(at: DeviceOptions.root(of: device))
+            let bar = ByteProgressBar("Backing up", total: 1, quiet: json)
+            let summary = try target.backUp(to: directory.map { URL(fileURLWithPath: $0) } ?? Device.backupsDirectory(),
+                                            password: password) { bar.set(fraction: $0.completedBytes, of: $0.totalBytes) }
+            bar.finish()
+            if json {
+                try BackupCommandRunner.printJSON(BackupJSON.Created(summary))
+                return
+            }
+            let kind = summary.isIncremental ? "incremental" : "full"
+            try BackupCommandRunner.print("""
+                Backed up \(target.identity.name) (\(target.identity.udid)) to \(summary.directory.path)
+                \(kind), \(summary.isEncrypted ? "encrypted" : "not encrypted"): \(summary.files) files, \
+                \(summary.directories) directories, \(summary.symbolicLinks) links; \(summary.payloadsCopied) copied \
+                (\(summary.bytesCopied) bytes), \(summary.payloadsReused) unchanged; \(String(format: "%.2f", summary.seconds)) s
+
+                """)
+        }
+    }
+}
