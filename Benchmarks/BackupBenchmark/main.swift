@@ -1,6 +1,6 @@
 // backup-benchmark: our MobileBackup writer and reader next to restic and borg
 // on one generated app tree (10,000 files, ≈ 1 GB of random bytes).
-// Usage: backup-benchmark [--files N] [--work DIR] [--keep]
+// Usage: backup-benchmark [--files N] [--work DIR] [--keep] [--ours-only] [--ours-first] [--concurrency N]
 // Not run in CI. Results go in docs/PERFORMANCE.md ("Backup").
 import Container
 import Foundation
@@ -16,7 +16,13 @@ let work = URL(fileURLWithPath: option("--work") ?? FileManager.default.temporar
 let keep = arguments.contains("--keep")
 let onlyOurs = arguments.contains("--ours-only")
 
+/// Flushes what earlier steps left dirty, so no step pays for another's write-back.
+func settle() {
+    sync()
+}
+
 func seconds(_ body: () throws -> Void) rethrows -> Double {
+    settle()
     let start = DispatchTime.now().uptimeNanoseconds
     try body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -64,15 +70,22 @@ let borgRepo = work.appendingPathComponent("borg-repo")
 for directory in [ours.deletingLastPathComponent(), resticRepo, borgRepo] { try? FileManager.default.removeItem(at: directory) }
 try FileManager.default.createDirectory(at: ours.deletingLastPathComponent(), withIntermediateDirectories: true)
 
+// Which tool writes first matters on a shared disk (the first pays for write-back
+// left by earlier work); `--ours-first` puts ours first, the default puts it last.
+let oursFirst = arguments.contains("--ours-first")
 var rows: [Row] = []
-let writer = BackupWriter(directory: ours, device: device)
+let concurrency = Int(option("--concurrency") ?? "") ?? ProcessInfo.processInfo.activeProcessorCount
+let writer = BackupWriter(directory: ours, device: device, options: BackupOptions(concurrency: concurrency))
 var oursRow = Row(tool: "Sandbox MobileBackup")
-var summary = try writer.backUp(source())
-oursRow.full = summary.seconds
-summary = try writer.backUp(source())
-oursRow.noChange = summary.seconds
-print("ours: full \(oursRow.full) s, no-change \(oursRow.noChange) s (reused \(summary.payloadsReused))")
-
+@MainActor func oursFullAndNoChange() throws {
+    settle()
+    oursRow.full = try writer.backUp(source()).seconds
+    settle()
+    let noChange = try writer.backUp(source())
+    oursRow.noChange = noChange.seconds
+    print("ours: full \(oursRow.full) s, no-change \(oursRow.noChange) s (reused \(noChange.payloadsReused))")
+}
+if oursFirst { try oursFullAndNoChange() }
 var restic: ExternalTool?
 if !onlyOurs, let path = ExternalTool.find("restic") {
     restic = ExternalTool(name: "restic", executable: path, environment: ["RESTIC_PASSWORD": "benchmark", "RESTIC_CACHE_DIR": work.appendingPathComponent("restic-cache").path])
@@ -101,9 +114,12 @@ if let borg {
     print("borg: full \(borgRow.full) s, no-change \(borgRow.noChange) s")
 } else { print("borg: not installed, skipped") }
 
+if !oursFirst { try oursFullAndNoChange() }
+
 let changed = try tree.mutateOnePercent(round: 0)
 print("changed \(changed) files (4 KiB each, in place)")
-summary = try writer.backUp(source())
+settle()
+let summary = try writer.backUp(source())
 oursRow.incremental = summary.seconds
 print("ours: incremental \(oursRow.incremental) s (copied \(summary.payloadsCopied), reused \(summary.payloadsReused))")
 if let restic {

@@ -179,7 +179,9 @@ public struct BackupReader: Sendable {
         do {
             let input = try Platform.openForReading(path)
             defer { Platform.close(input) }
-            let pieceSize = 1 << 20
+            // No bigger than the payload: most files are small, and a 1 MiB
+            // buffer per file would cost more to clear than to read them.
+            let pieceSize = Int(min(Int64(1 << 20), max(stored.size, 16)))
             var buffer = [UInt8](repeating: 0, count: pieceSize)
             var offset: Int64 = 0
             while offset < stored.size {

@@ -171,8 +171,8 @@ struct BackupPlan {
         let totalBytes = bytesTotal
         let reusedBytes = bytesReused
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let copier = PayloadCopier()
             let plan = sharedPlan.plan
+            let copier = PayloadCopier()
             while let position = shared.next(limit: indices.count, interruptAfter: interruptAfter) {
                 let index = indices[position]
                 let entry = plan.entries[index]
