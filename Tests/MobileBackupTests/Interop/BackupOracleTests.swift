@@ -8,12 +8,18 @@ struct ExpectedBackup: Sendable {
     var rows: [String: (flags: Int, size: Int64, sha1: String?)]
     var readings: [String: BackupOracle.Reading]
 
-    /// Writes the fixture's backup (plain or with `password`), reads it with
-    /// our reader for the expected rows and with `tools`, then lets the
-    /// fixture's directory go.
+    /// Writes the fixture's backup (plain or with `password`), changes,
+    /// adds and removes a file and backs up again (an in-place incremental
+    /// commit, the usual case), reads the result with our reader for the
+    /// expected rows and with `tools`, then lets the fixture's directory go.
     static func make(password: String?, tools: [String]) throws -> ExpectedBackup {
         let fixture = try BackupFixture()
         try fixture.writer(password: password).backUp(fixture.sources())
+        try fixture.write("Documents/possessions.data", Data("possessions archive, second version".utf8))
+        try fixture.write("Documents/added.txt", Data("added".utf8))
+        try FileManager.default.removeItem(at: fixture.container.appendingPathComponent("Library/Preferences/com.example.possessions.plist"))
+        let second = try fixture.writer(password: password).backUp(fixture.sources())
+        #expect(second.isIncremental)
         let reader = try BackupReader(directory: fixture.backupDirectory, password: password)
         var rows: [String: (flags: Int, size: Int64, sha1: String?)] = [:]
         for record in reader.records {
@@ -21,9 +27,10 @@ struct ExpectedBackup: Sendable {
             rows["\(record.domain)/\(record.relativePath)"] = (record.kind.rawValue, record.size, sha1)
         }
         // Our reader's bytes are the sources' bytes (checked by the round-trip tests); check a few here too.
-        for path in BackupFixture.expectedAppFiles {
+        for path in ["Documents/possessions.data", "Documents/added.txt", "Documents/Photos/large.bin"] {
             #expect(rows["\(BackupFixture.appDomain)/\(path)"]?.sha1 == BackupOracle.sha1(try fixture.read(path)))
         }
+        #expect(rows["\(BackupFixture.appDomain)/Library/Preferences/com.example.possessions.plist"] == nil)
         let readings = try BackupOracle.read(fixture.backupDirectory, password: password, tools: tools)
         return ExpectedBackup(rows: rows, readings: readings)
     }
