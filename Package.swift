@@ -213,6 +213,11 @@ let package = Package(
             path: "Tests/LaunchTests"
         ),
         .executableTarget(
+            name: "device-benchmark",
+            dependencies: ["Device", "Container", "PropertyList"],
+            path: "Benchmarks/DeviceBenchmark"
+        ),
+        .executableTarget(
             // Spawned by DeviceTests: updates and installs killed with SIGKILL.
             name: "device-crash-worker",
             dependencies: ["Device"],

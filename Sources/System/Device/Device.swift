@@ -29,7 +29,6 @@ public final class Device: Sendable {
 
     let layout: DeviceLayout
     let deviceSecret: KeychainDeviceSecret
-    let liveRuns = LiveRuns()
 
     /// The read-only directory behind the local and system search-path
     /// domains (`System/`): `Applications`, `Library`, `System/Library`.

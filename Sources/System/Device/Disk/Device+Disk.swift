@@ -30,7 +30,7 @@ extension Device {
     public func checkDiskSpace() throws -> (space: DiskSpace, purge: PurgeReport?) {
         let space = try freeSpace()
         guard space.level >= .low else { return (space, nil) }
-        for run in liveRuns.all where run.device === self || run.device.root == root {
+        for run in LiveRuns.shared.all where run.device.root.standardizedFileURL == root.standardizedFileURL {
             try run.receiveLowDiskWarning(space)
         }
         return (space, space.level == .critical ? try purge() : nil)

@@ -61,7 +61,7 @@ public final class AppRun {
         if options.restoredState == nil { options.restoredState = try? restoration.restoredState() }
         self.context = context
         try move(to: .inactive)
-        device.liveRuns.add(self)
+        LiveRuns.shared.add(self)
         do {
             _ = try delegate.application(context, didFinishLaunchingWithOptions: options)
         } catch {
@@ -160,7 +160,7 @@ public final class AppRun {
         state = .notRunning
         context = nil
         device.removeRunRecord(bundleID)
-        device.liveRuns.remove(self)
+        LiveRuns.shared.remove(self)
     }
 }
 

@@ -1,8 +1,11 @@
 import Foundation
 
-/// The ``AppRun``s alive in this process, so the device can deliver
-/// low-disk warnings to them. Held weakly: a dropped run leaves the list.
+/// The ``AppRun``s alive in this process, so a device can deliver
+/// low-disk warnings to them, whichever `Device` value launched them. Held
+/// weakly: a dropped run leaves the list.
 final class LiveRuns: @unchecked Sendable {
+    static let shared = LiveRuns()
+
     private let lock = NSLock()
     private var runs: [ObjectIdentifier: WeakRun] = [:]
 
