@@ -72,7 +72,9 @@ extension Device {
         }
         if record.kind == "in-process" {
             guard record.pid == ProcessIdentity.current.pid,
-                  let run = liveRuns.all.first(where: { $0.bundleID == bundleID }) else {
+                  let run = LiveRuns.shared.all.first(where: {
+                      $0.bundleID == bundleID && $0.device.root.standardizedFileURL == root.standardizedFileURL
+                  }) else {
                 throw DeviceError(.invalidTransition, bundleID: bundleID,
                                   "\(bundleID) runs in process \(record.pid); terminate it through its AppRun there")
             }
