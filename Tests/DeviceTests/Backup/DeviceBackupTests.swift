@@ -126,4 +126,18 @@ import Testing
         #expect(report.keychain == .skippedOnAnotherDevice)
         #expect(try Self.services(target.device, notes).isEmpty)
     }
+
+    @Test func aRunningAppBlocksTheRestoreBeforeAnythingChanges() throws {
+        let source = try Source()
+        try source.fixture.device.backUp(to: source.backups)
+        try source.notes.dataContainer().writeAtomically(Data("newer".utf8), to: "Documents/newer.txt")
+        let run = try source.fixture.device.run("com.example.notes", delegate: EmptyDelegate())
+        try run.launch()
+        let error = try #require(throws: DeviceError.self) { try source.fixture.device.restore(from: source.backupDirectory) }
+        #expect(error.code == .appRunning)
+        #expect(try source.notes.dataContainer().fileExists("Documents/newer.txt"))
+        try run.terminate()
+        #expect(try source.fixture.device.restore(from: source.backupDirectory).isClean)
+        #expect(try !source.notes.dataContainer().fileExists("Documents/newer.txt"))
+    }
 }

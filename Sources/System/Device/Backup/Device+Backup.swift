@@ -79,7 +79,9 @@ extension Device {
     /// Damaged payloads are listed in the report and not restored.
     ///
     /// - Throws: `MobileBackupError` `wrongPassword` or `passwordRequired`
-    ///   for an encrypted backup; ``DeviceError`` when a container cannot be written.
+    ///   for an encrypted backup; ``DeviceError`` `appRunning` (before anything
+    ///   is touched) when an app to restore is running, `io` when a container
+    ///   cannot be written.
     public func restore(from backup: URL, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
         try restore(from: try BackupReader(directory: backup, password: password), password: password, progress: progress)
     }
@@ -89,6 +91,10 @@ extension Device {
     public func restore(from reader: BackupReader, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
         let restorer = BackupRestorer(reader)
         let apps = Dictionary(try installedApps().map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
+        // iOS restores with no app running; one that runs would see its files replaced under it.
+        for bundleID in restorer.bundleIDs where apps[bundleID] != nil && isRunning(bundleID) {
+            throw DeviceError(.appRunning, bundleID: bundleID, "\(bundleID) is running; terminate it before you restore its data")
+        }
         var report = RestoreReport()
         for bundleID in restorer.bundleIDs {
             guard let app = apps[bundleID] else {
