@@ -25,16 +25,25 @@ import Testing
 
         var versions = Set<String>()
         var otherStates = Set<Bool>()
+        var interrupted = 0
         for round in 0..<Self.kills {
+            let pipe = Pipe()
             let worker = try Helper.start("device-crash-worker",
-                                          ["loop", fixture.device.root.path, versionOne.path, versionTwo.path, other.path])
-            // Worker start-up is ~20–60 ms (more on a loaded machine); the
-            // kills land before, inside and between operations.
-            LibC.sleep(microseconds: UInt32.random(in: 10_000...250_000))
+                                          ["loop", fixture.device.root.path, versionOne.path, versionTwo.path, other.path],
+                                          output: pipe)
+            // Wait for "ready" (start-up and recovery are over, however slow
+            // the machine), then kill somewhere in the next few operations.
+            _ = pipe.fileHandleForReading.availableData
+            LibC.sleep(microseconds: UInt32.random(in: 0...80_000))
             LibC.kill(worker.processIdentifier)
             worker.waitUntilExit()
 
+            // A kill inside an operation leaves a journal or unnamed containers.
+            let before = fixture.containerDirectories("Data/Application") + fixture.containerDirectories("Bundle/Application")
+            let journalled = FileManager.default.fileExists(atPath: fixture.device.layout.journal.path)
             let device = try Device.open(at: fixture.device.root)
+            let after = fixture.containerDirectories("Data/Application") + fixture.containerDirectories("Bundle/Application")
+            if journalled || before != after { interrupted += 1 }
             let current = try device.app("com.example.notes")
             versions.insert(current.version)
             #expect(["1", "2"].contains(current.version), "round \(round)")
@@ -59,5 +68,7 @@ import Testing
         // The kills landed in different phases of the worker's loop.
         #expect(versions.count == 2)
         #expect(otherStates.count == 2)
+        #expect(interrupted > 0, "no kill landed inside an operation")
+        print("device crash test: \(Self.kills) kills, \(interrupted) inside an operation")
     }
 }

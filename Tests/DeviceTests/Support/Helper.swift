@@ -17,13 +17,14 @@ enum Helper {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Starts `name` with `arguments`; its standard output is discarded.
-    static func start(_ name: String, _ arguments: [String]) throws -> Process {
+    /// Starts `name` with `arguments`; its standard output goes to `output`
+    /// (discarded when nil).
+    static func start(_ name: String, _ arguments: [String], output: Pipe? = nil) throws -> Process {
         let executable = try #require(locate(name), "\(name) was not built")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output ?? FileHandle.nullDevice
         try process.run()
         return process
     }

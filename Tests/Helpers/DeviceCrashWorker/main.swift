@@ -21,6 +21,8 @@ let versionTwo = URL(fileURLWithPath: arguments[4])
 let other = URL(fileURLWithPath: arguments[5])
 do {
     let device = try Device.open(at: URL(fileURLWithPath: arguments[2]))
+    // Tell the test that start-up is over, so its kill lands in the loop.
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
     while true {
         try device.update(bundleAt: try device.app("com.example.notes").version == "1" ? versionTwo : versionOne)
         if try device.installedBundleIDs().contains("com.example.other") {

@@ -29,15 +29,25 @@ public protocol AppDelegate: AnyObject {
     func applicationDidReceiveLowDiskWarning(_ app: AppContext, space: DiskSpace) throws
 }
 
+/// The defaults: an app implements only the callbacks it needs.
 extension AppDelegate {
+    /// Accepts the launch (returns true).
     public func application(_ app: AppContext, didFinishLaunchingWithOptions options: LaunchOptions) throws -> Bool { true }
+    /// Does nothing.
     public func applicationDidBecomeActive(_ app: AppContext) throws {}
+    /// Does nothing.
     public func applicationWillResignActive(_ app: AppContext) throws {}
+    /// Does nothing.
     public func applicationDidEnterBackground(_ app: AppContext) throws {}
+    /// Does nothing.
     public func applicationWillEnterForeground(_ app: AppContext) throws {}
+    /// Does nothing.
     public func applicationWillTerminate(_ app: AppContext) throws {}
+    /// Preserves nothing (returns nil).
     public func applicationStateForPreservation(_ app: AppContext) throws -> PropertyListValue? { nil }
+    /// Does nothing.
     public func applicationDidReceiveMemoryWarning(_ app: AppContext) throws {}
+    /// Does nothing.
     public func applicationDidReceiveLowDiskWarning(_ app: AppContext, space: DiskSpace) throws {}
 }
 

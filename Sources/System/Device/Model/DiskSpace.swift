@@ -31,6 +31,7 @@ public enum DiskLevel: String, Sendable, Hashable, Codable, Comparable {
         }
     }
 
+    /// Orders levels from normal to critical.
     public static func < (lhs: DiskLevel, rhs: DiskLevel) -> Bool { lhs.rank < rhs.rank }
 }
 
