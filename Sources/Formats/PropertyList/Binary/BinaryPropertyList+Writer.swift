@@ -57,8 +57,6 @@ struct BinaryPlistEmitter {
     var objectCount: Int { offsets.count }
     /// Scalars already written, for uniquing (see BinaryPlistEmitter+Uniquing.swift).
     var scalars: ScalarTable
-    /// Receives the words `touchSlots` loads, so the loads are not optimised away.
-    var touchSink: UInt32 = 0
 
     init(census: PropertyListCensus, referenceSize: Int) {
         self.referenceSize = referenceSize
@@ -76,8 +74,7 @@ struct BinaryPlistEmitter {
         case .array(let elements):
             let (index, references) = try openContainer(marker: 0xA0, count: elements.count, referenceSlots: elements.count)
             var slot = references
-            for (position, element) in elements.enumerated() {
-                if position % Self.lookahead == 0 { touchSlots(of: elements[position...].prefix(Self.lookahead)) }
+            for element in elements {
                 let child = try emit(element, depth: depth + 1)
                 output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
                 slot += referenceSize
@@ -86,14 +83,12 @@ struct BinaryPlistEmitter {
         case .dictionary(let entries):
             let (index, references) = try openContainer(marker: 0xD0, count: entries.count, referenceSlots: entries.count * 2)
             var slot = references
-            for (position, key) in entries.keys.enumerated() {
-                if position % Self.lookahead == 0 { touchSlots(ofKeys: entries.keys[position...].prefix(Self.lookahead)) }
+            for key in entries.keys {
                 let child = try addString(key)
                 output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
                 slot += referenceSize
             }
-            for (position, element) in entries.values.enumerated() {
-                if position % Self.lookahead == 0 { touchSlots(of: entries.values[position...].prefix(Self.lookahead)) }
+            for element in entries.values {
                 let child = try emit(element, depth: depth + 1)
                 output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
                 slot += referenceSize
@@ -123,12 +118,6 @@ struct BinaryPlistEmitter {
 
     mutating func addString(_ string: String) throws -> Int {
         let start = output.count
-        appendString(string)
-        return unique(from: start)
-    }
-
-    /// Encodes a string object at the end of the output: ASCII, or UTF-16 big-endian.
-    mutating func appendString(_ string: String) {
         var utf8View = string
         let isASCII = utf8View.withUTF8 { utf8 in
             guard BinaryObjectDecoder.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
@@ -149,6 +138,7 @@ struct BinaryPlistEmitter {
                 return written
             }
         }
+        return unique(from: start)
     }
 
     mutating func encodeScalar(_ value: PropertyListValue) {
