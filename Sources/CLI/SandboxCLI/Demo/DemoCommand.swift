@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// `sandbox demo`: the project's main job. On fresh devices under
+/// `$SANDBOX_HOME`, it runs the seed's Possessions app through its life —
+/// install, first launch, saving, a denied escape, a backup, a low-disk
+/// purge, a relaunch that rebuilds its cache, an update and a restore onto a
+/// second device — and narrates each step with what is on disk.
+public struct DemoCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the Possessions app through install, backup, purge, update and restore, narrating each step."
+    )
+
+    @Option(name: .customLong("home"), help: ArgumentHelp(
+        "Where to keep the demo's devices and backup (default: $SANDBOX_HOME, else ~/.local/share/sandbox).",
+        valueName: "dir"))
+    var home: String?
+
+    public init() {}
+
+    public func run() throws {
+        do {
+            var script = try DemoScript(home: DemoCommand.resolveHome(home), narrator: DemoNarrator())
+            try script.run()
+        } catch {
+            // One clear line and status 1, as every other command fails.
+            FileOutput.writeToStandardError("Error: \(error)\n")
+            throw ExitCode.failure
+        }
+    }
+
+    static func resolveHome(_ option: String?) throws -> URL {
+        if let option, !option.isEmpty { return URL(fileURLWithPath: option, isDirectory: true) }
+        if let env = ProcessInfo.processInfo.environment["SANDBOX_HOME"], !env.isEmpty {
+            return URL(fileURLWithPath: env, isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser
+            .appendingPathComponent(".local/share/sandbox", isDirectory: true)
+    }
+}

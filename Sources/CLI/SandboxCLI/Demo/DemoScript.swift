@@ -1,0 +1,134 @@
+import Container
+import Device
+import Foundation
+import KeyedArchive
+import Keychain
+import PropertyList
+
+/// The story `sandbox demo` tells, one method per step. Each step acts
+/// through the public API the way an app or the system would, prints what
+/// is on disk, and checks the iOS behaviour it claims.
+struct DemoScript {
+    let home: URL
+    var narrator: DemoNarrator
+    let app = PossessionsApp()
+    /// The password of the demo's backup: an encrypted backup carries the
+    /// keychain items that may move to another device.
+    let backupPassword = "possessions-demo"
+
+    var devicesRoot: URL { home.appendingPathComponent("devices", isDirectory: true) }
+    var firstDeviceURL: URL { devicesRoot.appendingPathComponent("demo-iphone", isDirectory: true) }
+    var secondDeviceURL: URL { devicesRoot.appendingPathComponent("demo-iphone-2", isDirectory: true) }
+    var backupURL: URL { home.appendingPathComponent("backups/demo", isDirectory: true) }
+    var stagingURL: URL { home.appendingPathComponent("demo-staging", isDirectory: true) }
+
+    init(home: URL, narrator: DemoNarrator) {
+        self.home = home
+        self.narrator = narrator
+    }
+
+    mutating func run() throws {
+        // Each run starts from fresh devices, so the story is the same every time.
+        for url in [firstDeviceURL, secondDeviceURL, backupURL, stagingURL]
+        where FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.removeItem(at: url)
+        }
+        narrator.write("Sandbox demo: the Possessions app on a simulated iOS device")
+        narrator.write("Everything is kept under \(home.path)")
+
+        let device = try Device.create(at: firstDeviceURL, name: "Demo iPhone")
+        try device.unlock()
+        try install(on: device)
+        let run = try firstLaunch(on: device)
+        try saveInBackground(run, on: device)
+        try denyEscapes(on: device)
+        try backUp(device)
+        try purge(device, running: run)
+        try relaunch(on: device)
+        try update(device)
+        try restoreOntoSecondDevice()
+
+        narrator.write("")
+        narrator.write("Done. Inspect what the demo left:")
+        narrator.write("  devices: \(firstDeviceURL.path)")
+        narrator.write("           \(secondDeviceURL.path)")
+        narrator.write("  backup:  \(backupURL.path)")
+        narrator.write("  try: sandbox listapps --device \(firstDeviceURL.path)")
+        narrator.write("       sandbox backup info \(backupURL.path) --password \(backupPassword)")
+    }
+
+    // MARK: 1–4
+
+    mutating func install(on device: Device) throws {
+        narrator.begin("Install Possessions 1.0")
+        let bundle = try PossessionsBundle.make(version: "1.0", in: stagingURL)
+        let installed = try device.install(bundleAt: bundle)
+        narrator.say("bundle container: \(installed.bundleContainer.path)")
+        narrator.say("data container:   \(installed.dataContainerURL.path)")
+        let container = try installed.dataContainer()
+        narrator.show(try ContainerTree(container).lines())
+        try narrator.check(try installed.bundle.verifySeal() == .valid, "the installer sealed the bundle (SHA-256 of every file)")
+        let layout = ["Documents", "Library/Preferences", "Library/Caches", "Library/Application Support", "tmp"]
+        try narrator.check(layout.allSatisfy(container.fileExists), "the home directory has Documents, Library (Preferences, Caches, Application Support) and tmp")
+    }
+
+    mutating func firstLaunch(on device: Device) throws -> AppRun {
+        narrator.begin("First launch")
+        let run = try device.run(PossessionsApp.bundleID, delegate: app)
+        try run.launch()
+        try run.activate()
+        app.events.forEach(narrator.say)
+        let context = try run.context()
+        try narrator.check(!app.termsWereAccepted && context.preferences.bool(forKey: PossessionsApp.termsKey),
+                           "the terms were asked for once and the answer is in NSUserDefaults")
+        // One secret that may follow the user to a new phone, one that must not.
+        let keychain = context.keychain
+        _ = try keychain.add(.genericPassword, KeychainAttributes(service: PossessionsApp.keychainService, account: "sync-token",
+                                                                  accessibility: .afterFirstUnlock), data: Data("token-123".utf8))
+        _ = try keychain.add(.genericPassword, KeychainAttributes(service: PossessionsApp.keychainService, account: "device-key",
+                                                                  accessibility: .whenUnlockedThisDeviceOnly), data: Data("bound-456".utf8))
+        narrator.say("stored two keychain items: sync-token (afterFirstUnlock), device-key (whenUnlockedThisDeviceOnly)")
+        narrator.say("state: \(run.state)")
+        return run
+    }
+
+    mutating func saveInBackground(_ run: AppRun, on device: Device) throws {
+        narrator.begin("Add possessions, then press the Home button")
+        app.add(Possession.samples(createdAt: Date(timeIntervalSinceReferenceDate: 815_000_000)))
+        try run.resignActive()
+        try run.enterBackground()
+        app.events.forEach(narrator.say)
+        let container = try run.context().container
+        narrator.show(try ContainerTree(container).lines())
+        let saved = try KeyedUnarchiver.unarchive([Possession].self, from: container.read(PossessionsApp.archivePath))
+        try narrator.check(saved == app.possessions, "Documents/possessions.data is an NSKeyedArchiver archive of the \(saved.count) possessions")
+        let prefsPath = "Library/Preferences/\(PossessionsApp.bundleID).plist"
+        let (prefs, format) = try PropertyListValue.decode(container.read(prefsPath))
+        try narrator.check(format == .binary && prefs[PossessionsApp.termsKey] == true,
+                           "entering the background flushed the preferences to \(prefsPath) (binary plist)")
+        narrator.say("state: \(run.state)")
+    }
+
+    mutating func denyEscapes(on device: Device) throws {
+        narrator.begin("The app tries to write outside its sandbox")
+        let installed = try device.app(PossessionsApp.bundleID)
+        let container = try installed.dataContainer()
+        let attempts: [(String, String)] = [
+            ("../escaped.txt", "a path that climbs out of the container"),
+            ("escaped.txt", "the root of the home directory"),
+            ("/etc/escaped.txt", "an absolute path"),
+        ]
+        for (path, what) in attempts {
+            do {
+                try container.writeAtomically(Data("x".utf8), to: path)
+                throw DemoError(step: narrator.step, claim: "a write to \(what) is refused")
+            } catch let error as ContainerError {
+                narrator.say("write to \(path): refused (\(error.code))")
+            }
+        }
+        try narrator.check(!FileManager.default.fileExists(atPath: installed.dataContainerURL.deletingLastPathComponent()
+                                                            .appendingPathComponent("escaped.txt").path),
+                           "nothing was written outside the container or at its root")
+        try launchProbe(on: device, installed: installed)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PropertyList
+
+/// Builds the Possessions app's bundle (`Possessions.app`) in a staging
+/// directory, as Xcode would hand it to the installer: a binary Info.plist,
+/// an executable, a Settings bundle with default values, and a localized
+/// strings table.
+enum PossessionsBundle {
+    static let name = "Possessions"
+
+    /// Writes the bundle of `version` under `directory` and returns its URL.
+    static func make(version: String, in directory: URL) throws -> URL {
+        let bundle = directory.appendingPathComponent("v\(version)", isDirectory: true)
+            .appendingPathComponent(name + ".app", isDirectory: true)
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: bundle.path) { try fileManager.removeItem(at: bundle) }
+        try fileManager.createDirectory(at: bundle.appendingPathComponent("Settings.bundle"), withIntermediateDirectories: true)
+        try fileManager.createDirectory(at: bundle.appendingPathComponent("en.lproj"), withIntermediateDirectories: true)
+
+        let info: PropertyListValue = [
+            "CFBundleIdentifier": .string(PossessionsApp.bundleID),
+            "CFBundleName": .string(name),
+            "CFBundleDisplayName": .string(name),
+            "CFBundleExecutable": .string(name),
+            "CFBundleVersion": .string(version),
+            "CFBundleShortVersionString": .string(version),
+            "CFBundleDevelopmentRegion": "en",
+            "CFBundlePackageType": "APPL",
+            "UIRequiresPersistentWiFi": false,
+        ]
+        try info.encoded(as: .binary).write(to: bundle.appendingPathComponent("Info.plist"))
+
+        let settings: PropertyListValue = [
+            "PreferenceSpecifiers": [
+                ["Type": "PSToggleSwitchSpecifier", "Key": .string(PossessionsApp.termsKey), "DefaultValue": false],
+                ["Type": "PSTextFieldSpecifier", "Key": "Currency", "DefaultValue": "USD"],
+            ],
+        ]
+        try settings.encoded(as: .xml).write(to: bundle.appendingPathComponent("Settings.bundle/Root.plist"))
+        try Data("\"Terms\" = \"Terms of Service (version \(version))\";\n".utf8)
+            .write(to: bundle.appendingPathComponent("en.lproj/Localizable.strings"))
+
+        let executable = bundle.appendingPathComponent(name)
+        try Data(probeScript.utf8).write(to: executable)
+        try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+        return bundle
+    }
+
+    /// The app's executable: when launched as a process it tries one write
+    /// outside its container, one into its bundle and one into Documents, and
+    /// prints which the system allowed.
+    static let probeScript = """
+    #!/bin/sh
+    # Possessions, launched by `sandbox launch`: report which writes the sandbox allows.
+    try() { if (echo probe > "$2") 2>/dev/null; then echo "$1: allowed"; else echo "$1: denied"; fi; }
+    try "write outside the container" "$SANDBOX_CONTAINER/../escaped.txt"
+    try "write into the bundle" "$SANDBOX_BUNDLE/tampered.txt"
+    try "write into Documents" "$HOME/Documents/launched.txt"
+    """
+}
