@@ -7,7 +7,7 @@ import PropertyList
 import Testing
 
 @Suite struct UpdateTests {
-    @Test func updateMovesDocumentsPreferencesAndLibraryButNotCachesOrTmp() throws {
+    @Test func updateMovesDocumentsAndLibraryWithCachesButNotTmp() throws {
         let fixture = try DeviceFixture()
         let old = try fixture.install()
         let container = try old.dataContainer()
@@ -29,7 +29,8 @@ import Testing
         #expect(try moved.read("Documents/note.txt") == Data("note".utf8))
         #expect(try moved.read("Documents/Folder/deep.txt") == Data("nested".utf8))
         #expect(try moved.read("Library/Application Support/db.sqlite") == Data("support".utf8))
-        #expect(!moved.fileExists("Library/Caches/thumb.png"))
+        // The whole of Library is kept, Caches included (StorageRules: keptAcrossUpdate).
+        #expect(try moved.read("Library/Caches/thumb.png") == Data("cache".utf8))
         #expect(!moved.fileExists("tmp/scratch"))
         #expect(moved.fileExists("Library/Caches") && moved.fileExists("tmp"))
         let reread = try Preferences(domainFile: new.dataContainerURL.appendingPathComponent("Library/Preferences/com.example.notes.plist"),

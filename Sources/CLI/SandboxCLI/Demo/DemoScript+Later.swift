@@ -2,6 +2,7 @@ import Container
 import Device
 import Foundation
 import KeyedArchive
+import Launch
 import Keychain
 import MobileBackup
 import PropertyList
@@ -11,9 +12,11 @@ import PropertyList
 extension DemoScript {
     mutating func backUp(_ device: Device) throws {
         narrator.begin("Back up the device (an encrypted iOS backup)")
-        let summary = try device.backUp(to: backupURL, password: backupPassword)
-        narrator.say("\(summary.files) files, \(ByteCountText.format(UInt64(max(0, summary.bytesCopied)))) copied to \(backupURL.path)")
-        let reader = try BackupReader(directory: backupURL, password: backupPassword)
+        let summary = try device.backUp(to: backupsURL, password: backupPassword, keyDerivation: keyDerivation)
+        backupURL = summary.directory
+        narrator.say("\(summary.files) files, \(ByteCountText.format(UInt64(max(0, summary.bytesCopied)))) copied to \(summary.directory.path)")
+        narrator.say("(the demo derives the backup key with \(keyDerivation.doubleProtectionIterations) PBKDF2 rounds, not iOS's 10,000,000, to stay quick)")
+        let reader = try BackupReader(directory: summary.directory, password: backupPassword)
         let domain = "AppDomain-" + PossessionsApp.bundleID
         let paths = Set(reader.records(inDomain: domain).map(\.relativePath))
         narrator.say("\(domain): \(paths.filter { !$0.isEmpty }.sorted().joined(separator: ", "))")
@@ -23,20 +26,29 @@ extension DemoScript {
         try narrator.check(!paths.contains { $0.hasPrefix("Library/Caches/") || $0.hasPrefix("tmp/") || $0.hasSuffix(".app") },
                            "Caches, tmp and the bundle are not")
         try narrator.check(reader.domains.contains("KeychainDomain"), "the keychain travels in KeychainDomain, encrypted")
-        let again = try device.backUp(to: backupURL, password: backupPassword)
-        try narrator.check(again.payloadsCopied == 0, "a second backup with nothing changed copies nothing (incremental)")
+        let again = try device.backUp(to: backupsURL, password: backupPassword, keyDerivation: keyDerivation)
+        narrator.say("second backup: \(again.payloadsCopied) copied, \(again.payloadsReused) reused")
+        try narrator.check(again.payloadsCopied <= 1 && again.payloadsReused + again.payloadsCopied == summary.payloadsCopied,
+                           "a second backup reuses every unchanged file (only the keychain export, sealed afresh each time, is copied)")
     }
 
-    mutating func purge(_ device: Device, running run: AppRun) throws {
+    mutating func purge(_ device: Device) throws {
         narrator.begin("The disk runs low: the system purges caches")
-        let container = try run.context().container
-        let spared = try device.purge()
-        try narrator.check(!try container.contentsOfDirectory(PossessionsApp.imageDirectory).isEmpty,
-                           "Possessions is still running (suspended), so its Caches are spared (freed \(ByteCountText.format(spared.bytesFreed)) elsewhere)")
-        try run.terminate()
-        narrator.say("Possessions terminated; state: \(run.state)")
+        let container = try device.app(PossessionsApp.bundleID).dataContainer()
+        var options = ProcessLaunchOptions()
+        options.standardOutput = .nullDevice
+        options.printsWarnings = false
+        let process = try device.launch(PossessionsApp.bundleID, arguments: ["--stay-running"], options: options)
+        narrator.say("Possessions is running again, as process \(process.pid)")
+        let (space, spared) = try device.checkDiskSpace()
+        narrator.say("free space: \(ByteCountText.format(space.free)) of \(ByteCountText.format(space.total)) (a simulated disk), level \(space.level.rawValue)")
+        try narrator.check(spared?.skippedRunning.contains(PossessionsApp.bundleID) == true
+                           && !(try container.contentsOfDirectory(PossessionsApp.imageDirectory)).isEmpty,
+                           "the system purged, but spared the Caches of the running app")
+        let outcome = try device.terminate(PossessionsApp.bundleID)
+        narrator.say("Possessions terminated (\(outcome.rawValue))")
         let report = try device.purge()
-        narrator.say("purge freed \(ByteCountText.format(report.bytesFreed)) in \(report.filesRemoved) files")
+        narrator.say("purge freed \(ByteCountText.format(report.bytes)) in \(report.files) files")
         narrator.show(try ContainerTree(container).lines())
         try narrator.check(!container.fileExists(PossessionsApp.imageDirectory + "/" + app.possessions[0].imageKey + ".png")
                            && (try container.contentsOfDirectory("tmp")).isEmpty,
@@ -76,7 +88,7 @@ extension DemoScript {
         try second.unlock()
         _ = try second.install(bundleAt: PossessionsBundle.make(version: "2.0", in: stagingURL))
         let report = try second.restore(from: backupURL, password: backupPassword)
-        narrator.say("restored \(report.filesRestored) files onto \(second.identity.name) (\(second.identity.udid))")
+        narrator.say("restored \(report.restoredFiles) files onto \(second.identity.name) (\(second.identity.udid))")
         let installed = try second.app(PossessionsApp.bundleID)
         let container = try installed.dataContainer()
         narrator.show(try ContainerTree(container).lines())

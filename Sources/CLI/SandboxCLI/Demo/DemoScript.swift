@@ -3,6 +3,7 @@ import Device
 import Foundation
 import KeyedArchive
 import Keychain
+import MobileBackup
 import PropertyList
 
 /// The story `sandbox demo` tells, one method per step. Each step acts
@@ -19,31 +20,45 @@ struct DemoScript {
     var devicesRoot: URL { home.appendingPathComponent("devices", isDirectory: true) }
     var firstDeviceURL: URL { devicesRoot.appendingPathComponent("demo-iphone", isDirectory: true) }
     var secondDeviceURL: URL { devicesRoot.appendingPathComponent("demo-iphone-2", isDirectory: true) }
-    var backupURL: URL { home.appendingPathComponent("backups/demo", isDirectory: true) }
+    var backupsURL: URL { home.appendingPathComponent("backups", isDirectory: true) }
+    /// The first device's backup, `<backups>/<UDID>`, once step 5 made it.
+    var backupURL: URL
+    /// A cheaper key derivation than iOS's (10,000,000 rounds take seconds),
+    /// so the demo stays quick; readers take the cost from the keybag.
+    let keyDerivation = BackupKeyDerivation(doubleProtectionIterations: 100_000, iterations: 10_000)
     var stagingURL: URL { home.appendingPathComponent("demo-staging", isDirectory: true) }
 
     init(home: URL, narrator: DemoNarrator) {
         self.home = home
         self.narrator = narrator
+        self.backupURL = home.appendingPathComponent("backups", isDirectory: true)
     }
 
     mutating func run() throws {
-        // Each run starts from fresh devices, so the story is the same every time.
-        for url in [firstDeviceURL, secondDeviceURL, backupURL, stagingURL]
-        where FileManager.default.fileExists(atPath: url.path) {
+        // Each run starts from fresh devices, so the story is the same every
+        // time; the previous run's backup goes with its device.
+        var stale = [firstDeviceURL, secondDeviceURL, stagingURL]
+        if let previous = try? Device.open(at: firstDeviceURL) {
+            stale.append(backupsURL.appendingPathComponent(previous.identity.udid, isDirectory: true))
+        }
+        for url in stale where FileManager.default.fileExists(atPath: url.path) {
             try FileManager.default.removeItem(at: url)
         }
         narrator.write("Sandbox demo: the Possessions app on a simulated iOS device")
         narrator.write("Everything is kept under \(home.path)")
 
-        let device = try Device.create(at: firstDeviceURL, name: "Demo iPhone")
+        // A small simulated disk whose free space is already below the purge
+        // level once the app has saved its data, so step 6 is a real low-disk event.
+        let capacity: UInt64 = 4 << 20
+        let device = try Device.create(at: firstDeviceURL, name: "Demo iPhone", capacity: capacity,
+                                       thresholds: DiskThresholds(warning: capacity - (64 << 10), critical: capacity - (128 << 10)))
         try device.unlock()
         try install(on: device)
         let run = try firstLaunch(on: device)
         try saveInBackground(run, on: device)
-        try denyEscapes(on: device)
+        try denyEscapes(on: device, running: run)
         try backUp(device)
-        try purge(device, running: run)
+        try purge(device)
         try relaunch(on: device)
         try update(device)
         try restoreOntoSecondDevice()
@@ -78,7 +93,7 @@ struct DemoScript {
         try run.launch()
         try run.activate()
         app.events.forEach(narrator.say)
-        let context = try run.context()
+        let context = try run.requireContext()
         try narrator.check(!app.termsWereAccepted && context.preferences.bool(forKey: PossessionsApp.termsKey),
                            "the terms were asked for once and the answer is in NSUserDefaults")
         // One secret that may follow the user to a new phone, one that must not.
@@ -98,7 +113,7 @@ struct DemoScript {
         try run.resignActive()
         try run.enterBackground()
         app.events.forEach(narrator.say)
-        let container = try run.context().container
+        let container = try run.requireContext().container
         narrator.show(try ContainerTree(container).lines())
         let saved = try KeyedUnarchiver.unarchive([Possession].self, from: container.read(PossessionsApp.archivePath))
         try narrator.check(saved == app.possessions, "Documents/possessions.data is an NSKeyedArchiver archive of the \(saved.count) possessions")
@@ -109,7 +124,7 @@ struct DemoScript {
         narrator.say("state: \(run.state)")
     }
 
-    mutating func denyEscapes(on device: Device) throws {
+    mutating func denyEscapes(on device: Device, running run: AppRun) throws {
         narrator.begin("The app tries to write outside its sandbox")
         let installed = try device.app(PossessionsApp.bundleID)
         let container = try installed.dataContainer()
@@ -129,6 +144,8 @@ struct DemoScript {
         try narrator.check(!FileManager.default.fileExists(atPath: installed.dataContainerURL.deletingLastPathComponent()
                                                             .appendingPathComponent("escaped.txt").path),
                            "nothing was written outside the container or at its root")
+        try run.terminate()
+        narrator.say("the user closes Possessions (state: \(run.state)) and it is started again as a real process:")
         try launchProbe(on: device, installed: installed)
     }
 }

@@ -1,23 +1,25 @@
+import Container
 import Foundation
 
 /// What an update carries from the old data container to the new one.
 ///
-/// iOS guarantees that Documents and Library/Preferences survive an update
-/// and in practice keeps the rest of Library too. Here:
+/// iOS guarantees that Documents and Library survive an update ("Files in
+/// the following directories are guaranteed to be preserved during the
+/// update process"), and since iOS 8 keeps the data container itself. The
+/// decision is read from `StorageRules` (`keptAcrossUpdate`), the one table
+/// of per-directory rules:
 ///
-/// - **moved**: `Documents/`, every entry of `Library/` except `Caches`
-///   (Preferences, Application Support, Saved Application State, …), and
-///   any other entry at the container's root (such as the do-not-back-up
-///   record), each with one `rename`, so the cost does not depend on the
-///   number of files;
-/// - **not moved**: `Library/Caches/` and `tmp/` (re-creatable by
-///   definition) and the container metadata, which belongs to the old
-///   container; they go with it.
+/// - **moved**: `Documents/`, every entry of `Library/` (Caches included),
+///   and any other entry at the container's root (such as the
+///   do-not-back-up record), each with one `rename`, so the cost does not
+///   depend on the number of files;
+/// - **not moved**: `tmp/` (not kept by the table) and the container
+///   metadata, which belongs to the old container; they go with it.
 public enum UpdatePolicy {
-    /// Entries of the container root that stay behind.
-    public static let rootEntriesLeftBehind: Set<String> = ["tmp", ContainerMetadata.fileName]
-    /// Entries of `Library/` that stay behind.
-    public static let libraryEntriesLeftBehind: Set<String> = ["Caches"]
+    /// Whether the entry at container-relative `path` moves to the new container.
+    public static func moves(_ path: String) -> Bool {
+        path != ContainerMetadata.fileName && StorageRules.rules(forRelativePath: path).keptAcrossUpdate
+    }
 }
 
 extension Device {
@@ -25,12 +27,12 @@ extension Device {
     /// Idempotent: what has moved is no longer in `old`, so a second run
     /// moves the rest.
     func moveData(from old: URL, to new: URL, bundleID: String) throws {
-        for name in try names(in: old, bundleID: bundleID) where !UpdatePolicy.rootEntriesLeftBehind.contains(name) {
+        for name in try names(in: old, bundleID: bundleID) where UpdatePolicy.moves(name) {
             let source = old.appendingPathComponent(name)
             if name == "Library" && Platform.isDirectory(source.path) {
                 try Platform.makeDirectoriesOrThrow(new.appendingPathComponent(name).path, bundleID: bundleID)
                 for entry in try names(in: source, bundleID: bundleID)
-                where !UpdatePolicy.libraryEntriesLeftBehind.contains(entry) {
+                where UpdatePolicy.moves(name + "/" + entry) {
                     try move(source.appendingPathComponent(entry), to: new.appendingPathComponent(name).appendingPathComponent(entry),
                              bundleID: bundleID)
                 }

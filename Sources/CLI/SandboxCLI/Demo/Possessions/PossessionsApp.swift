@@ -17,6 +17,7 @@ final class PossessionsApp: AppDelegate {
     static let draftPath = "tmp/draft.txt"
     static let termsKey = "TermsAccepted"
     static let keychainService = "com.example.Possessions.sync"
+    static let probeReportPath = "Documents/sandbox-report.txt"
 
     /// What the app did in its last callbacks, for the narrator.
     private(set) var events: [String] = []
@@ -53,6 +54,7 @@ final class PossessionsApp: AppDelegate {
 
     func applicationDidEnterBackground(_ app: AppContext) throws {
         try save(in: app.container)
+        events = []
         events.append("archived \(possessions.count) possessions to \(Self.archivePath)")
     }
 

@@ -46,15 +46,22 @@ enum PossessionsBundle {
         return bundle
     }
 
-    /// The app's executable: when launched as a process it tries one write
-    /// outside its container, one into its bundle and one into Documents, and
-    /// prints which the system allowed.
+    /// The app's executable: when launched as a process it tries to write
+    /// outside its container, into its bundle and at its container root, and
+    /// records which writes the system allowed in `Documents/sandbox-report.txt`,
+    /// where it may write. With `--stay-running` it just runs until terminated.
     static let probeScript = """
     #!/bin/sh
     # Possessions, launched by `sandbox launch`: report which writes the sandbox allows.
-    try() { if (echo probe > "$2") 2>/dev/null; then echo "$1: allowed"; else echo "$1: denied"; fi; }
-    try "write outside the container" "$SANDBOX_CONTAINER/../escaped.txt"
-    try "write into the bundle" "$SANDBOX_BUNDLE/tampered.txt"
-    try "write into Documents" "$HOME/Documents/launched.txt"
+    if [ "$1" = "--stay-running" ]; then
+        trap 'exit 0' TERM
+        while :; do sleep 0.1; done
+    fi
+    report="$HOME/\(PossessionsApp.probeReportPath)"
+    : > "$report"
+    probe() { if (echo probe > "$2") 2>/dev/null; then echo "$1: allowed" >> "$report"; else echo "$1: denied" >> "$report"; fi; }
+    probe "write outside the container" "$SANDBOX_CONTAINER/../escaped.txt"
+    probe "write into the bundle" "$SANDBOX_BUNDLE/tampered.txt"
+    probe "write at the container root" "$SANDBOX_CONTAINER/escaped.txt"
     """
 }

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+/// `sandbox demo`, the project's main job, run as the built executable in a
+/// scratch SANDBOX_HOME: every step's checks hold, and it leaves the devices
+/// and the backup where it says.
+@Suite struct DemoCommandTests {
+    @Test func theDemoRunsEveryStepAndLeavesItsDevicesAndBackup() throws {
+        let scratch = try TemporaryDirectory()
+        let home = scratch.url.appendingPathComponent("home")
+        let result = try SandboxProcess.run(["demo"], in: scratch.url, subcommand: nil, environment: ["SANDBOX_HOME": home.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = result.output
+        for step in 1...9 { #expect(output.contains("\n\(step). "), "step \(step) is missing") }
+        // Every claim the demo makes is checked by the demo itself; a failed one stops it.
+        #expect(output.components(separatedBy: "✓ ").count - 1 >= 22)
+        #expect(output.contains("device-key (ThisDeviceOnly) did not leave the first device"))
+        let devices = home.appendingPathComponent("devices")
+        #expect(FileManager.default.fileExists(atPath: devices.appendingPathComponent("demo-iphone/device.plist").path))
+        #expect(FileManager.default.fileExists(atPath: devices.appendingPathComponent("demo-iphone-2/device.plist").path))
+        let backups = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("backups").path)
+        #expect(backups.count == 1)
+
+        // A second run starts afresh and replaces the first run's devices and backup.
+        let again = try SandboxProcess.run(["demo"], in: scratch.url, subcommand: nil, environment: ["SANDBOX_HOME": home.path])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("backups").path).count == 1)
+    }
+}
