@@ -12,8 +12,9 @@ struct ContainerTree {
         var isDirectory: Bool
         /// The file size, or for a directory the total of the files beneath it.
         var size: UInt64
-        /// Why a backup leaves this entry out, if it does.
-        var skippedByBackup: String?
+        /// Whether a backup leaves this entry out (the container's own rule:
+        /// Caches, tmp, the bundle, bookkeeping, do-not-back-up items).
+        var skippedByBackup: Bool
     }
 
     private(set) var entries: [Entry] = []
@@ -33,9 +34,8 @@ struct ContainerTree {
             let child = path.isEmpty ? name : path + "/" + name
             let info = try container.attributes(child)
             let index = entries.count
-            let skipped = try Self.backupNote(for: child, in: container)
             entries.append(Entry(depth: depth, name: name, isDirectory: info.isDirectory, size: info.size,
-                                 skippedByBackup: skipped))
+                                 skippedByBackup: !container.backupIncludes(child, isDirectory: info.isDirectory)))
             if info.isDirectory {
                 // A bundle is sealed and never backed up; its contents are not the app's data.
                 let size = name.hasSuffix(".app") && depth == 0 ? 0 : try appendChildren(of: child, depth: depth + 1, in: container)
@@ -48,14 +48,6 @@ struct ContainerTree {
         return total
     }
 
-    private static func backupNote(for path: String, in container: AppContainer) throws -> String? {
-        if path.hasSuffix(".app"), !path.contains("/") { return "bundle" }
-        let rules = StorageRules.rules(forRelativePath: path)
-        if !rules.backedUp { return "not backed up" }
-        if try container.isExcludedFromBackup(path) { return "do-not-back-up" }
-        return nil
-    }
-
     /// The picture as indented lines, e.g. `  Documents/  1.2 KB`.
     func lines(indent: String = "    ") -> [String] {
         entries.map { entry in
@@ -63,7 +55,7 @@ struct ContainerTree {
             var line = indent + String(repeating: "  ", count: entry.depth) + name
             let pad = max(1, 44 - line.count)
             line += String(repeating: " ", count: pad) + ByteCountText.format(entry.size)
-            if let skipped = entry.skippedByBackup { line += "  (\(skipped))" }
+            if entry.skippedByBackup { line += "  (not backed up)" }
             return line
         }
     }

@@ -20,13 +20,9 @@ public struct DemoCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        do {
+        try CommandRunner.run {
             var script = try DemoScript(home: DemoCommand.resolveHome(home), narrator: DemoNarrator())
             try script.run()
-        } catch {
-            // One clear line and status 1, as every other command fails.
-            FileOutput.writeToStandardError("Error: \(error)\n")
-            throw ExitCode.failure
         }
     }
 
