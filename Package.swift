@@ -146,6 +146,11 @@ let package = Package(
             dependencies: ["KeyedArchive", "PropertyList"],
             path: "Benchmarks/ArchiveBenchmark"
         ),
+        .target(
+            // Shared by the test targets only: finding this build's executables.
+            name: "TestSupport",
+            path: "Tests/Support/TestSupport"
+        ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
@@ -158,7 +163,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainTests",
-            dependencies: ["Keychain", "PropertyList", "prefs-stress-writer"],
+            dependencies: ["TestSupport", "Keychain", "PropertyList", "prefs-stress-writer"],
             path: "Tests/KeychainTests"
         ),
         .executableTarget(
@@ -180,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PreferencesTests",
-            dependencies: ["Preferences", "PropertyList", "Container", "prefs-stress-writer",
+            dependencies: ["TestSupport", "Preferences", "PropertyList", "Container", "prefs-stress-writer",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Tests/PreferencesTests"
         ),
@@ -193,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContainerTests",
-            dependencies: ["Container", "PropertyList", "container-crash-writer",
+            dependencies: ["TestSupport", "Container", "PropertyList", "container-crash-writer",
                            .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/ContainerTests"
         ),
@@ -209,7 +214,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LaunchTests",
-            dependencies: ["Launch", "LaunchCore", "sandbox-confine", "escape-probe"],
+            dependencies: ["TestSupport", "Launch", "LaunchCore", "sandbox-confine", "escape-probe"],
             path: "Tests/LaunchTests"
         ),
         .executableTarget(
@@ -225,7 +230,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeviceTests",
-            dependencies: ["Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker",
+            dependencies: ["TestSupport", "Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker",
                            "Launch", "sandbox-confine", "escape-probe", "MobileBackup"],
             path: "Tests/DeviceTests"
         ),
@@ -238,7 +243,7 @@ let package = Package(
             name: "SandboxCLITests",
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
-            dependencies: ["SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup"],
+            dependencies: ["TestSupport", "SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup"],
             path: "Tests/SandboxCLITests"
         ),
     ]

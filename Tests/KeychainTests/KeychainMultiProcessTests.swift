@@ -1,18 +1,12 @@
 import Foundation
 import Keychain
+import TestSupport
 import Testing
 
 /// Several real processes adding to one store at once.
 @Suite struct KeychainMultiProcessTests {
     /// `prefs-stress-writer`, built beside this test bundle.
-    private static let writer: URL? = {
-        let name = "prefs-stress-writer"
-        return [
-            Bundle.main.bundleURL.appendingPathComponent(name),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
-            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
-        ].compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    private static let writer = BuiltExecutable.locate("prefs-stress-writer")
 
     @Test func fourProcessesAddingDistinctItemsLoseNone() throws {
         let fixture = try KeychainFixture()

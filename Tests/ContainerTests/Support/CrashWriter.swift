@@ -1,22 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `container-crash-writer` executable of this build.
 enum CrashWriter {
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    static let executable: URL? = {
-        let name = "container-crash-writer"
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent(name),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
-            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
-            packageRoot.appendingPathComponent(".build/debug/\(name)"),
-        ].compactMap { $0 }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let executable = BuiltExecutable.locate("container-crash-writer")
 
     /// Starts the writer; its output goes to `output` if given.
     static func start(_ arguments: [String], output: Pipe? = nil) throws -> Process {

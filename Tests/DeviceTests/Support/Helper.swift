@@ -1,21 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// An executable of this build (a test helper), found next to the tests.
 enum Helper {
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    static func locate(_ name: String) -> URL? {
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent(name),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
-            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
-            packageRoot.appendingPathComponent(".build/debug/\(name)"),
-        ].compactMap { $0 }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    static func locate(_ name: String) -> URL? { BuiltExecutable.locate(name) }
 
     /// Starts `name` with `arguments`; its standard output goes to `output`
     /// (discarded when nil).

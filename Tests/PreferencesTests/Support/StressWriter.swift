@@ -1,23 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `prefs-stress-writer` executable of this build: the other process
 /// of the multi-process tests.
 enum StressWriter {
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    static let executable: URL? = {
-        let name = "prefs-stress-writer"
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent(name),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
-            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
-            packageRoot.appendingPathComponent(".build/debug/\(name)"),
-        ].compactMap { $0 }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let executable = BuiltExecutable.locate("prefs-stress-writer")
 
     /// Starts the writer with `arguments`; standard output goes to `output`
     /// if given, else is discarded.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `sandbox` executable and captures what it did.
@@ -18,24 +19,14 @@ struct SandboxProcess {
         var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
     }
 
-    /// The package root, found from this file's path (Tests/SandboxCLITests/Support/…).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    /// The package root.
+    static let packageRoot = BuiltExecutable.packageRoot
 
     /// The shared fixture corpus, outside the repository.
     static let fixtures: URL = packageRoot.appendingPathComponent("../shared/fixtures/plist").standardizedFileURL
 
     /// The `sandbox` executable of this build.
-    static let executable: URL? = {
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("sandbox"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sandbox"),
-            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("sandbox"),
-            packageRoot.appendingPathComponent(".build/debug/sandbox"),
-        ].compactMap { $0 }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let executable = BuiltExecutable.locate("sandbox")
 
     /// Runs `sandbox plist arguments…` (or, with `subcommand` nil, `sandbox
     /// arguments…`) in `directory`, feeding it `input` on standard input.
