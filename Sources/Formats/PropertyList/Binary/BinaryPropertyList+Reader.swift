@@ -40,8 +40,7 @@ public struct BinaryPropertyListReader: Sendable {
                                     "unsupported binary property list version \"\(version)\"")
         }
         let trailer = try BinaryPropertyListTrailer(bytes, limits: limits)
-        var decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
-        return try decoder.decodeObject(trailer.topObject, depth: 0)
+        return try decodeRoot(bytes: bytes, trailer: trailer)
     }
 }
 
@@ -80,9 +79,29 @@ struct BinaryObjectDecoder {
         refSize = trailer.objectRefSize
         objectCount = trailer.objectCount
         self.maximumDepth = maximumDepth
-        state = [Int32](repeating: Self.notVisited, count: trailer.objectCount)
-        asciiKeyHash = [UInt32](repeating: 0, count: trailer.objectCount)
+        state = []
+        asciiKeyHash = []
+        allocateTables()
         cachedValues.reserveCapacity(trailer.objectCount)
+    }
+
+    /// A decoder of the same bytes with empty tables, for a second thread
+    /// (see BinaryPropertyList+ParallelReader.swift); that thread calls
+    /// ``allocateTables()`` before decoding, so the tables are built in parallel.
+    func withoutTables() -> BinaryObjectDecoder {
+        var copy = self
+        copy.state = []
+        copy.asciiKeyHash = []
+        copy.cachedValues = []
+        copy.keyHashScratch = []
+        copy.keyTableScratch = []
+        return copy
+    }
+
+    /// Builds the per-object tables for a decoder made by ``withoutTables()``.
+    mutating func allocateTables() {
+        state = [Int32](repeating: Self.notVisited, count: objectCount)
+        asciiKeyHash = [UInt32](repeating: 0, count: objectCount)
     }
 
     func failure(_ code: PropertyListError.Code, _ offset: Int, _ message: String) -> PropertyListError {
@@ -329,57 +348,81 @@ struct BinaryObjectDecoder {
         state[index] = Self.inProgress
     }
 
-    mutating func decodeArray(_ index: Int, at: Int, low: UInt8, depth: Int) throws -> PropertyListValue {
+    /// Checks a container's header (count, extent, depth) and marks it in
+    /// progress; returns its count and where its references start.
+    mutating func openContainer(_ index: Int, at: Int, low: UInt8, isDictionary: Bool, depth: Int) throws -> (count: Int, payload: Int) {
         let (count, payload) = try readCount(at: at, low: low)
-        let (length, overflow) = count.multipliedReportingOverflow(by: refSize)
-        guard !overflow else { throw failure(.outOfBounds, at, "array of \(count) references overflows") }
-        try checkExtent(payload, length, object: at, "array")
+        let (length, overflow) = count.multipliedReportingOverflow(by: isDictionary ? refSize * 2 : refSize)
+        guard !overflow else {
+            throw failure(.outOfBounds, at, isDictionary ? "dictionary of \(count) entries overflows" : "array of \(count) references overflows")
+        }
+        try checkExtent(payload, length, object: at, isDictionary ? "dictionary" : "array")
         try enter(index, at: at, depth: depth)
-        var elements: [PropertyListValue] = []
-        elements.reserveCapacity(count)
-        var refAt = payload
+        return (count, payload)
+    }
+
+    /// Decodes the `count` objects referenced from `start` on, at `depth`, into `values`.
+    @inline(__always)
+    mutating func decodeReferences<Values: RangeReplaceableCollection<PropertyListValue>>(
+        _ values: inout Values, from start: Int, count: Int, depth: Int
+    ) throws {
+        var refAt = start
         for _ in 0..<count {
-            elements.append(try decodeObject(try readReference(refAt), depth: depth + 1))
+            values.append(try decodeObject(try readReference(refAt), depth: depth))
             refAt += refSize
         }
+    }
+
+    mutating func decodeArray(_ index: Int, at: Int, low: UInt8, depth: Int) throws -> PropertyListValue {
+        let (count, payload) = try openContainer(index, at: at, low: low, isDictionary: false, depth: depth)
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(count)
+        try decodeReferences(&elements, from: payload, count: count, depth: depth + 1)
         let value = PropertyListValue.array(elements)
         remember(value, index: index)
         return value
     }
 
     mutating func decodeDictionary(_ index: Int, at: Int, low: UInt8, depth: Int) throws -> PropertyListValue {
-        let (count, payload) = try readCount(at: at, low: low)
-        let (length, overflow) = count.multipliedReportingOverflow(by: refSize * 2)
-        guard !overflow else { throw failure(.outOfBounds, at, "dictionary of \(count) entries overflows") }
-        try checkExtent(payload, length, object: at, "dictionary")
-        try enter(index, at: at, depth: depth)
-        // Keys first, so duplicates are known before any value is decoded.
+        let (count, payload) = try openContainer(index, at: at, low: low, isDictionary: true, depth: depth)
+        let (keys, keysAreUnique) = try decodeKeys(from: payload, count: count, dictionaryAt: at, depth: depth + 1)
+        var values = ContiguousArray<PropertyListValue>()
+        values.reserveCapacity(count)
+        try decodeReferences(&values, from: payload + count * refSize, count: count, depth: depth + 1)
+        let value = PropertyListValue.dictionary(DictionaryKeyCheck.dictionary(keys: keys, values: values, keysAreUnique: keysAreUnique))
+        remember(value, index: index)
+        return value
+    }
+
+    /// Decodes a dictionary's keys, all before any value so duplicates are
+    /// known first, and whether they are known to be unique.
+    mutating func decodeKeys(from payload: Int, count: Int, dictionaryAt at: Int,
+                             depth: Int) throws -> (keys: ContiguousArray<String>, unique: Bool) {
         var keys = ContiguousArray<String>()
         keys.reserveCapacity(count)
         // Taken out of `self` (not copied), so clearing it reuses its storage.
         var keyHashes: [UInt32] = []
         swap(&keyHashes, &keyHashScratch)
         keyHashes.removeAll(keepingCapacity: true)
-        var refAt = payload
+        try decodeKeys(&keys, hashes: &keyHashes, from: payload, count: count, dictionaryAt: at, depth: depth)
+        let unique = DictionaryKeyCheck.areUnique(keys, asciiHashes: keyHashes, scratch: &keyTableScratch)
+        keyHashScratch = keyHashes
+        return (keys, unique)
+    }
+
+    /// Appends the `count` keys referenced from `start` on to `keys`, and
+    /// their ASCII hashes (see `asciiKeyHash`) to `hashes`.
+    mutating func decodeKeys(_ keys: inout ContiguousArray<String>, hashes: inout [UInt32], from start: Int,
+                             count: Int, dictionaryAt at: Int, depth: Int) throws {
+        var refAt = start
         for _ in 0..<count {
             let keyIndex = try readReference(refAt)
-            guard case .string(let key) = try decodeObject(keyIndex, depth: depth + 1) else {
+            guard case .string(let key) = try decodeObject(keyIndex, depth: depth) else {
                 throw failure(.invalidKey, at, "dictionary key (object \(keyIndex)) is not a string")
             }
             keys.append(key)
-            keyHashes.append(asciiKeyHash[keyIndex])
+            hashes.append(asciiKeyHash[keyIndex])
             refAt += refSize
         }
-        let keysAreUnique = DictionaryKeyCheck.areUnique(keys, asciiHashes: keyHashes, scratch: &keyTableScratch)
-        keyHashScratch = keyHashes
-        var values = ContiguousArray<PropertyListValue>()
-        values.reserveCapacity(count)
-        for _ in 0..<count {
-            values.append(try decodeObject(try readReference(refAt), depth: depth + 1))
-            refAt += refSize
-        }
-        let value = PropertyListValue.dictionary(DictionaryKeyCheck.dictionary(keys: keys, values: values, keysAreUnique: keysAreUnique))
-        remember(value, index: index)
-        return value
     }
 }
