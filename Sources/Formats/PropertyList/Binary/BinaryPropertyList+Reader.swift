@@ -63,6 +63,10 @@ struct BinaryObjectDecoder {
     var asciiKeyHash: [UInt32]
     var keyHashScratch: [UInt32] = []
     var keyTableScratch: [Int32] = []
+    /// The last dictionary's keys, by where its key references lie in the
+    /// file. Dictionaries of records repeat the same key objects in the same
+    /// order; those share one keys array instead of building their own.
+    var lastKeys: (referencesAt: Int, count: Int, keys: ContiguousArray<String>, unique: Bool)?
 
     static let notVisited: Int32 = -1
     static let inProgress: Int32 = -2
@@ -95,6 +99,7 @@ struct BinaryObjectDecoder {
         copy.cachedValues = []
         copy.keyHashScratch = []
         copy.keyTableScratch = []
+        copy.lastKeys = nil
         return copy
     }
 
@@ -398,6 +403,12 @@ struct BinaryObjectDecoder {
     /// known first, and whether they are known to be unique.
     mutating func decodeKeys(from payload: Int, count: Int, dictionaryAt at: Int,
                              depth: Int) throws -> (keys: ContiguousArray<String>, unique: Bool) {
+        // The same references decoded before give the same strings (they
+        // were all strings then), so their array and verdict are reused.
+        if let last = lastKeys, last.count == count,
+           Platform.bytesEqual(base + last.referencesAt, base + payload, count: count * refSize) {
+            return (last.keys, last.unique)
+        }
         var keys = ContiguousArray<String>()
         keys.reserveCapacity(count)
         // Taken out of `self` (not copied), so clearing it reuses its storage.
@@ -407,6 +418,7 @@ struct BinaryObjectDecoder {
         try decodeKeys(&keys, hashes: &keyHashes, from: payload, count: count, dictionaryAt: at, depth: depth)
         let unique = DictionaryKeyCheck.areUnique(keys, asciiHashes: keyHashes, scratch: &keyTableScratch)
         keyHashScratch = keyHashes
+        lastKeys = (payload, count, keys, unique)
         return (keys, unique)
     }
 
