@@ -45,57 +45,71 @@ struct ScalarTable {
 extension BinaryPlistEmitter {
     /// Returns the number of an existing scalar equal to the bytes written
     /// since `start` (dropping them), or numbers them as a new object.
-    ///
-    /// Encodings are self-delimiting (the marker gives the length), so equal
-    /// prefixes of the candidate's length mean equal objects.
     mutating func unique(from start: Int) -> Int {
         let written = output.written
-        let length = written.count - start
-        let hash = Self.hash(UnsafeRawBufferPointer(rebasing: written[start...]))
-        let objectMask = scalars.objectMask
-        let tag = scalars.word(hash: hash, object: -1)
-        var slot = Int(truncatingIfNeeded: hash) & scalars.mask
-        while true {
-            let existing = scalars.words[slot]
-            if existing == 0 { break }
-            if existing & ~objectMask == tag {
-                let object = Int(existing & objectMask) - 1
-                if matches(object, start: start, length: length, in: written) {
-                    output.truncate(to: start)
-                    return object
-                }
-            }
-            slot = (slot + 1) & scalars.mask
+        let candidate = UnsafeRawBufferPointer(rebasing: written[start...])
+        let hash = Self.hash(candidate)
+        let (object, slot) = find(candidate, hash: hash, before: start, in: written)
+        if object >= 0 {
+            output.truncate(to: start)
+            return object
         }
         let index = offsets.count
         offsets.append(start)
+        if isFragment { scalarHashes.append(hash) }
         scalars.words[slot] = scalars.word(hash: hash, object: index)
         scalars.count += 1
         if scalars.count * 2 > scalars.mask { growTable() } // only if the census guess was low
         return index
     }
 
-    /// Whether object `object`, written before `start`, has the `length` bytes written at `start`.
+    /// Looks up a scalar equal to the encoded bytes `candidate` among the
+    /// objects written before byte `limit` of `written`: returns its number
+    /// and its slot, or −1 and the empty slot where it belongs.
+    ///
+    /// Encodings are self-delimiting (the marker gives the length), so equal
+    /// prefixes of the candidate's length mean equal objects.
     @inline(__always)
-    func matches(_ object: Int, start: Int, length: Int, in written: UnsafeRawBufferPointer) -> Bool {
+    func find(_ candidate: UnsafeRawBufferPointer, hash: UInt64, before limit: Int,
+              in written: UnsafeRawBufferPointer) -> (object: Int, slot: Int) {
+        let objectMask = scalars.objectMask
+        let tag = scalars.word(hash: hash, object: -1)
+        var slot = Int(truncatingIfNeeded: hash) & scalars.mask
+        while true {
+            let existing = scalars.words[slot]
+            if existing == 0 { return (-1, slot) }
+            if existing & ~objectMask == tag {
+                let object = Int(existing & objectMask) - 1
+                if matches(object, candidate, before: limit, in: written) { return (object, slot) }
+            }
+            slot = (slot + 1) & scalars.mask
+        }
+    }
+
+    /// Whether object `object`, written before byte `limit`, has the bytes of `candidate`.
+    @inline(__always)
+    func matches(_ object: Int, _ candidate: UnsafeRawBufferPointer, before limit: Int,
+                 in written: UnsafeRawBufferPointer) -> Bool {
         let offset = offsets[object]
-        guard offset + length <= start, let base = written.baseAddress else { return false }
+        let length = candidate.count
+        guard offset + length <= limit, let base = written.baseAddress, let other = candidate.baseAddress else { return false }
+        let existing = base + offset
         // Most scalars are a few bytes long: compare words here rather than call memcmp.
         if length <= 32 {
             var index = 0
             while index + 8 <= length {
-                if base.loadUnaligned(fromByteOffset: offset + index, as: UInt64.self)
-                    != base.loadUnaligned(fromByteOffset: start + index, as: UInt64.self) { return false }
+                if existing.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    != other.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
                 index += 8
             }
             while index < length {
-                if base.load(fromByteOffset: offset + index, as: UInt8.self)
-                    != base.load(fromByteOffset: start + index, as: UInt8.self) { return false }
+                if existing.load(fromByteOffset: index, as: UInt8.self)
+                    != other.load(fromByteOffset: index, as: UInt8.self) { return false }
                 index += 1
             }
             return true
         }
-        return Platform.bytesEqual(base + offset, base + start, count: length)
+        return Platform.bytesEqual(existing, other, count: length)
     }
 
     /// Doubles the table. The words keep too few hash bits to place them

@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 
 /// Writes Apple's binary property lists (`bplist00`).
 ///
@@ -23,18 +24,34 @@ public struct BinaryPropertyListWriter: Sendable {
         self.maximumObjectCount = maximumObjectCount
     }
 
+    /// Values with at least this many objects (and a root of two or more
+    /// children) are encoded on two threads; see
+    /// BinaryPropertyList+ParallelWriter.swift. Tests lower or raise it to
+    /// force either path.
+    var parallelThreshold = 65_536
+
     /// Encodes `value` as a binary property list.
     public func write(_ value: PropertyListValue) throws -> Data {
-        let census = try PropertyListCensus(of: value, format: .binary, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
+        let census = try PropertyListCensus(of: value, format: .binary, maximumObjectCount: maximumObjectCount,
+                                            maximumDepth: maximumDepth, recordingRootChildren: true)
         // Object numbers are kept in 32-bit words while writing (see ScalarTable).
         guard census.objects < Int(UInt32.max) else {
             throw PropertyListError(.objectLimitExceeded, format: .binary,
                                     "value holds \(census.objects) objects; the binary writer takes fewer than 2^32 − 1")
         }
+        if census.objects >= parallelThreshold, let data = try writeInParallel(value, census: census) {
+            return data
+        }
+        return try writeSerially(value, census: census, referenceSize: BinaryPlistEmitter.byteWidth(UInt64(census.objects)))
+    }
+
+    /// Encodes `value` on the calling thread, first with references
+    /// `referenceSize` bytes wide.
+    func writeSerially(_ value: PropertyListValue, census: PropertyListCensus, referenceSize: Int) throws -> Data {
         // References are as wide as the object count needs. The census counts
         // repeats, so it can only overestimate; if that changes the width,
         // write again with the exact count, which the first pass found.
-        var emitter = BinaryPlistEmitter(census: census, referenceSize: BinaryPlistEmitter.byteWidth(UInt64(census.objects)))
+        var emitter = BinaryPlistEmitter(census: census, referenceSize: referenceSize)
         _ = try emitter.emit(value, depth: 0)
         let exactSize = BinaryPlistEmitter.byteWidth(UInt64(emitter.objectCount))
         if exactSize != emitter.referenceSize {
@@ -58,42 +75,37 @@ struct BinaryPlistEmitter {
     /// Scalars already written, for uniquing (see BinaryPlistEmitter+Uniquing.swift).
     var scalars: ScalarTable
 
+    /// Whether this emitter writes a fragment for the parallel writer: no
+    /// header, and each new scalar's hash kept in `scalarHashes` so the merge
+    /// need not hash it again.
+    let isFragment: Bool
+    /// The hash of every scalar object, in object order (fragments only).
+    var scalarHashes: [UInt64] = []
+
     init(census: PropertyListCensus, referenceSize: Int) {
+        self.init(referenceSize: referenceSize, isFragment: false, share: EmitterShare(census: census))
+    }
+
+    init(referenceSize: Int, isFragment: Bool, share: EmitterShare) {
         self.referenceSize = referenceSize
-        output = ByteBuffer(capacity: census.scalarBytes + census.references * referenceSize + census.objects * 2 + 64)
-        offsets.reserveCapacity(census.objects)
-        // Dictionary keys repeat far more than other scalars, so they are left
-        // out of the guess at the number of distinct scalars; the table grows
-        // if the guess is low.
-        scalars = ScalarTable(expectedCount: census.scalars - census.keys + 512, maximumObjects: census.objects)
-        output.append("bplist00")
+        self.isFragment = isFragment
+        output = ByteBuffer(capacity: share.scalarBytes + share.references * referenceSize + share.objects * 2 + 64)
+        offsets.reserveCapacity(share.objects)
+        scalars = ScalarTable(expectedCount: share.distinctScalars, maximumObjects: share.maximumObjects)
+        if isFragment {
+            scalarHashes.reserveCapacity(share.distinctScalars)
+        } else {
+            output.append("bplist00")
+        }
     }
 
     mutating func emit(_ value: PropertyListValue, depth: Int) throws -> Int {
         switch value {
         case .array(let elements):
-            let (index, references) = try openContainer(marker: 0xA0, count: elements.count, referenceSlots: elements.count)
-            var slot = references
-            for element in elements {
-                let child = try emit(element, depth: depth + 1)
-                output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
-                slot += referenceSize
-            }
-            return index
+            return try emitContainer(marker: 0xA0, keys: nil, values: elements, filling: elements.count, depth: depth).index
         case .dictionary(let entries):
-            let (index, references) = try openContainer(marker: 0xD0, count: entries.count, referenceSlots: entries.count * 2)
-            var slot = references
-            for key in entries.keys {
-                let child = try addString(key)
-                output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
-                slot += referenceSize
-            }
-            for element in entries.values {
-                let child = try emit(element, depth: depth + 1)
-                output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
-                slot += referenceSize
-            }
-            return index
+            return try emitContainer(marker: 0xD0, keys: entries.keys, values: entries.values.elements,
+                                     filling: entries.count, depth: depth).index
         case .string(let string):
             return try addString(string)
         case .date(let date) where !GregorianDate.isRepresentable(date.timeIntervalSinceReferenceDate):
@@ -104,6 +116,30 @@ struct BinaryPlistEmitter {
             encodeScalar(value)
             return unique(from: start)
         }
+    }
+
+    /// Numbers a container, writes its keys (for a dictionary) and its first
+    /// `filling` values, and returns its number and the byte offset of the
+    /// first reference slot left empty. Only the parallel writer's root
+    /// leaves slots empty, to be filled from the other thread's fragment.
+    @inline(__always)
+    mutating func emitContainer(marker: UInt8, keys: OrderedSet<String>?, values: [PropertyListValue],
+                                filling: Int, depth: Int) throws -> (index: Int, firstEmptySlot: Int) {
+        let (index, references) = try openContainer(marker: marker, count: values.count,
+                                                    referenceSlots: values.count + (keys?.count ?? 0))
+        var slot = references
+        if let keys {
+            for key in keys {
+                output.storeBigEndian(UInt64(try addString(key)), size: referenceSize, at: slot)
+                slot += referenceSize
+            }
+        }
+        for element in values[..<filling] {
+            let child = try emit(element, depth: depth + 1)
+            output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
+            slot += referenceSize
+        }
+        return (index, slot)
     }
 
     /// Numbers a container and lays down its marker, count and room for its references.

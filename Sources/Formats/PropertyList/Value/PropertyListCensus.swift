@@ -13,9 +13,15 @@ struct PropertyListCensus {
     var references = 0
     /// An estimate of the bytes scalars take when encoded.
     var scalarBytes = 0
+    /// With `recordingRootChildren`: `objects` as counted after each child of
+    /// a container root (each value, for a dictionary), so the binary writer
+    /// can split the root's children into halves of about equal work.
+    private(set) var rootChildEnds: [Int] = []
+    private let recordsRootChildren: Bool
 
     init(of value: PropertyListValue, format: PropertyListFormat, maximumObjectCount: Int,
-         maximumDepth: Int = PropertyListLimits.default.maximumDepth) throws {
+         maximumDepth: Int = PropertyListLimits.default.maximumDepth, recordingRootChildren: Bool = false) throws {
+        recordsRootChildren = recordingRootChildren
         try count(value, depth: 0, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
     }
 
@@ -53,6 +59,7 @@ struct PropertyListCensus {
             scalars += 1
             scalarBytes += 9
         }
+        if depth == 1, recordsRootChildren { rootChildEnds.append(objects) }
     }
 
     static func tooDeep(_ format: PropertyListFormat, _ maximumDepth: Int) -> PropertyListError {
