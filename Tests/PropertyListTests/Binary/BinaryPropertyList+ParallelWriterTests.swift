@@ -130,6 +130,27 @@ import Testing
         #expect(writeError(parallel, many) == writeError(serial, many))
     }
 
+    @Test func parallelCensusMatchesSerial() throws {
+        var random = RandomPropertyList(seed: 7, profile: .binary)
+        let values: [PropertyListValue] = [
+            .dictionary(LargeDocument.entries(count: 500, seed: 4)),
+            .array(Array(LargeDocument.entries(count: 501, seed: 5).values)),
+            .array((0..<9).map { _ in random.value() }),
+        ]
+        for value in values {
+            let serial = try PropertyListCensus(of: value, format: .binary, maximumObjectCount: .max, recordingRootChildren: true)
+            let parallel = try #require(Self.parallelWriter.parallelCensus(of: value))
+            #expect(parallel.objects == serial.objects)
+            #expect(parallel.scalars == serial.scalars)
+            #expect(parallel.keys == serial.keys)
+            #expect(parallel.references == serial.references)
+            #expect(parallel.scalarBytes == serial.scalarBytes)
+            #expect(parallel.rootChildEnds == serial.rootChildEnds)
+        }
+        // A small value is counted on one thread.
+        #expect(BinaryPropertyListWriter().parallelCensus(of: [1, 2, 3]) == nil)
+    }
+
     @Test func rootsThatCannotBeSplitTakeTheSerialPath() throws {
         let census = try PropertyListCensus(of: ["only"], format: .binary, maximumObjectCount: .max, recordingRootChildren: true)
         #expect(try BinaryPropertyListWriter().writeInParallel(["only"], census: census) == nil)

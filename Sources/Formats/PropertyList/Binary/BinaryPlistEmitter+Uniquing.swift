@@ -56,7 +56,7 @@ extension BinaryPlistEmitter {
         }
         let index = offsets.count
         offsets.append(start)
-        if isFragment { scalarHashes.append(hash) }
+        if isFragment { hashes.append(hash) }
         scalars.words[slot] = scalars.word(hash: hash, object: index)
         scalars.count += 1
         if scalars.count * 2 > scalars.mask { growTable() } // only if the census guess was low

@@ -32,8 +32,7 @@ public struct BinaryPropertyListWriter: Sendable {
 
     /// Encodes `value` as a binary property list.
     public func write(_ value: PropertyListValue) throws -> Data {
-        let census = try PropertyListCensus(of: value, format: .binary, maximumObjectCount: maximumObjectCount,
-                                            maximumDepth: maximumDepth, recordingRootChildren: true)
+        let census = try census(of: value)
         // Object numbers are kept in 32-bit words while writing (see ScalarTable).
         guard census.objects < Int(UInt32.max) else {
             throw PropertyListError(.objectLimitExceeded, format: .binary,
@@ -76,11 +75,12 @@ struct BinaryPlistEmitter {
     var scalars: ScalarTable
 
     /// Whether this emitter writes a fragment for the parallel writer: no
-    /// header, and each new scalar's hash kept in `scalarHashes` so the merge
-    /// need not hash it again.
+    /// header, and each new scalar's hash kept in `hashes` so the merge need
+    /// not hash it again.
     let isFragment: Bool
-    /// The hash of every scalar object, in object order (fragments only).
-    var scalarHashes: [UInt64] = []
+    /// By object number, each scalar's hash and 0 for each container
+    /// (fragments only).
+    var hashes: [UInt64] = []
 
     init(census: PropertyListCensus, referenceSize: Int) {
         self.init(referenceSize: referenceSize, isFragment: false, share: EmitterShare(census: census))
@@ -93,7 +93,7 @@ struct BinaryPlistEmitter {
         offsets.reserveCapacity(share.objects)
         scalars = ScalarTable(expectedCount: share.distinctScalars, maximumObjects: share.maximumObjects)
         if isFragment {
-            scalarHashes.reserveCapacity(share.distinctScalars)
+            hashes.reserveCapacity(share.objects)
         } else {
             output.append("bplist00")
         }
@@ -146,6 +146,7 @@ struct BinaryPlistEmitter {
     mutating func openContainer(marker: UInt8, count: Int, referenceSlots: Int) throws -> (index: Int, references: Int) {
         let index = offsets.count
         offsets.append(output.count)
+        if isFragment { hashes.append(0) }
         appendMarker(marker, count: count)
         let references = output.count
         output.append(repeating: 0, count: referenceSlots * referenceSize)
@@ -239,21 +240,31 @@ struct BinaryPlistEmitter {
         return 8
     }
 
+    /// Stores `values` big-endian one after another, each in a `Word`.
+    @inline(__always)
+    static func store<Word: FixedWidthInteger>(_ values: UnsafeBufferPointer<Int>, as _: Word.Type, to table: UnsafeMutableRawPointer) {
+        for index in values.indices {
+            table.storeBytes(of: Word(truncatingIfNeeded: values[index]).bigEndian,
+                             toByteOffset: index * MemoryLayout<Word>.size, as: Word.self)
+        }
+    }
+
     /// Appends the offset table and trailer and hands over the bytes.
     mutating func finish() -> Data {
         let tableOffset = output.count
         let offsetSize = Self.byteWidth(UInt64(tableOffset))
         output.appendInPlace(maximumCount: offsets.count * offsetSize) { out in
-            var written = 0
-            for offset in offsets {
-                var shift = (offsetSize - 1) * 8
-                while shift >= 0 {
-                    out[written] = UInt8(truncatingIfNeeded: offset >> shift)
-                    shift -= 8
-                    written += 1
+            // One store a word per offset: byte by byte this took 3 ms on the large benchmark document.
+            offsets.withUnsafeBufferPointer { offsets in
+                let table = UnsafeMutableRawPointer(out)
+                switch offsetSize {
+                case 1: Self.store(offsets, as: UInt8.self, to: table)
+                case 2: Self.store(offsets, as: UInt16.self, to: table)
+                case 4: Self.store(offsets, as: UInt32.self, to: table)
+                default: Self.store(offsets, as: UInt64.self, to: table)
                 }
             }
-            return written
+            return offsets.count * offsetSize
         }
         output.append(repeating: 0, count: 6)
         output.append(UInt8(offsetSize))

@@ -25,8 +25,43 @@ struct PropertyListCensus {
         try count(value, depth: 0, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
     }
 
+    /// Counts the root container of `value` with all its keys but only its
+    /// first `boundary` values, and `objects` after each: the front part of
+    /// the parallel binary writer's census.
+    init(rootOf value: PropertyListValue, valuesBefore boundary: Int, format: PropertyListFormat,
+         maximumObjectCount: Int, maximumDepth: Int) throws {
+        recordsRootChildren = true
+        try count(value, depth: 0, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth,
+                  valueLimit: boundary)
+    }
+
+    /// Counts `values` as children of the root, and `objects` after each:
+    /// the back part of the parallel binary writer's census. A caller that
+    /// adds it to the front part must check the object limit on the sum.
+    init(rootValues values: ArraySlice<PropertyListValue>, format: PropertyListFormat,
+         maximumObjectCount: Int, maximumDepth: Int) throws {
+        recordsRootChildren = true
+        for value in values {
+            try count(value, depth: 1, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
+        }
+    }
+
+    /// Adds the counts of the values that follow this census' values.
+    mutating func add(_ following: PropertyListCensus) {
+        let base = objects
+        objects += following.objects
+        scalars += following.scalars
+        keys += following.keys
+        references += following.references
+        scalarBytes += following.scalarBytes
+        rootChildEnds.reserveCapacity(rootChildEnds.count + following.rootChildEnds.count)
+        for end in following.rootChildEnds { rootChildEnds.append(base + end) }
+    }
+
+    /// Counts `value`; with `valueLimit`, a container's first `valueLimit`
+    /// values only (its keys all the same).
     private mutating func count(_ value: PropertyListValue, depth: Int, format: PropertyListFormat,
-                                maximumObjectCount: Int, maximumDepth: Int) throws {
+                                maximumObjectCount: Int, maximumDepth: Int, valueLimit: Int? = nil) throws {
         objects += 1
         guard objects <= maximumObjectCount else {
             throw PropertyListError(.objectLimitExceeded, format: format,
@@ -36,7 +71,7 @@ struct PropertyListCensus {
         case .array(let elements):
             guard depth < maximumDepth else { throw Self.tooDeep(format, maximumDepth) }
             references += elements.count
-            for element in elements {
+            for element in elements[..<(valueLimit ?? elements.count)] {
                 try count(element, depth: depth + 1, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
             }
         case .dictionary(let entries):
@@ -46,7 +81,7 @@ struct PropertyListCensus {
             keys += entries.count
             objects += entries.count
             for key in entries.keys { scalarBytes += key.utf8.count + 3 }
-            for element in entries.values {
+            for element in entries.values.elements[..<(valueLimit ?? entries.count)] {
                 try count(element, depth: depth + 1, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
             }
         case .string(let string):
