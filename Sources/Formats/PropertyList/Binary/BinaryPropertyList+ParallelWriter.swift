@@ -58,7 +58,7 @@ extension BinaryPropertyListWriter {
     func writeInParallel(_ value: PropertyListValue, census: PropertyListCensus) throws -> Data? {
         guard let split = RootSplit(value, census: census) else { return nil }
         let referenceSize = BinaryPlistEmitter.byteWidth(UInt64(census.objects))
-        let halves = TwoThreads.run({
+        let (frontHalf, backHalf) = TwoThreads.run({
             var front = BinaryPlistEmitter(referenceSize: referenceSize, isFragment: false,
                                            share: .front(census, backFraction: split.backFraction))
             let slot = try front.emitRoot(of: split)
@@ -70,15 +70,18 @@ extension BinaryPropertyListWriter {
             return (emitter: back, locals: locals)
         })
         // The front comes first in object order, so its error is the one the
-        // serial writer would have met first.
-        var (front, firstEmptySlot) = try halves.front.get()
-        let (back, locals) = try halves.back.get()
+        // serial writer would have met first. Consuming the result leaves the
+        // front's offsets uniquely referenced, so appending to them does not
+        // copy them first.
+        var (front, firstEmptySlot) = try (consume frontHalf).get()
+        let (back, locals) = try (consume backHalf).get()
         var numbers = [UInt32](repeating: 0, count: back.objectCount)
         let outcome = numbers.withUnsafeMutableBufferPointer { numbers in
-            let reader = front
             let middle = back.objectCount / 2
-            _ = TwoThreads.run({ reader.lookUp(back, 0..<middle, into: numbers) },
-                               { reader.lookUp(back, middle..<back.objectCount, into: numbers) })
+            // Both parts only read `front`. (A copy of it here would share its
+            // offsets, which `append` would then have to copy before growing.)
+            _ = TwoThreads.run({ front.lookUp(back, 0..<middle, into: numbers) },
+                               { front.lookUp(back, middle..<back.objectCount, into: numbers) })
             let layout = front.numberNewObjects(of: back, numbers, copySplit: middle)
             let exactSize = BinaryPlistEmitter.byteWidth(UInt64(layout.objectCount))
             guard exactSize == referenceSize else { return MergeOutcome.needsReferenceSize(exactSize) }

@@ -134,10 +134,14 @@ struct BinaryPlistEmitter {
                 slot += referenceSize
             }
         }
-        for element in values[..<filling] {
-            let child = try emit(element, depth: depth + 1)
-            output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
-            slot += referenceSize
+        // Walking the buffer lends each child to `emit` where a `for` loop
+        // would copy it, retaining and releasing its storage.
+        try values.withUnsafeBufferPointer { values in
+            for index in 0..<filling {
+                let child = try emit(values[index], depth: depth + 1)
+                output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
+                slot += referenceSize
+            }
         }
         return (index, slot)
     }

@@ -22,6 +22,13 @@ struct PropertyListCensus {
     init(of value: PropertyListValue, format: PropertyListFormat, maximumObjectCount: Int,
          maximumDepth: Int = PropertyListLimits.default.maximumDepth, recordingRootChildren: Bool = false) throws {
         recordsRootChildren = recordingRootChildren
+        if recordingRootChildren {
+            switch value {
+            case .array(let elements): rootChildEnds.reserveCapacity(elements.count)
+            case .dictionary(let entries): rootChildEnds.reserveCapacity(entries.count)
+            default: break
+            }
+        }
         try count(value, depth: 0, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
     }
 
