@@ -139,16 +139,18 @@ import Testing
         ]
         for value in values {
             let serial = try PropertyListCensus(of: value, format: .binary, maximumObjectCount: .max, recordingRootChildren: true)
-            let parallel = try #require(Self.parallelWriter.parallelCensus(of: value))
-            #expect(parallel.objects == serial.objects)
-            #expect(parallel.scalars == serial.scalars)
-            #expect(parallel.keys == serial.keys)
-            #expect(parallel.references == serial.references)
-            #expect(parallel.scalarBytes == serial.scalarBytes)
-            #expect(parallel.rootChildEnds == serial.rootChildEnds)
+            // On two threads, and in two parts on this thread.
+            for writer in [Self.parallelWriter, Self.serialWriter] {
+                let parts = try #require(writer.censusInParts(of: value))
+                #expect(parts.objects == serial.objects)
+                #expect(parts.scalars == serial.scalars)
+                #expect(parts.keys == serial.keys)
+                #expect(parts.references == serial.references)
+                #expect(parts.scalarBytes == serial.scalarBytes)
+                #expect(parts.rootChildEnds == serial.rootChildEnds)
+            }
         }
-        // A small value is counted on one thread.
-        #expect(BinaryPropertyListWriter().parallelCensus(of: [1, 2, 3]) == nil)
+        #expect(BinaryPropertyListWriter().censusInParts(of: "scalar") == nil)
     }
 
     @Test func rootsThatCannotBeSplitTakeTheSerialPath() throws {

@@ -46,8 +46,11 @@ extension BinaryPlistEmitter {
     /// first value left to the back half (those slots stay zero until the
     /// merge fills them).
     mutating func emitRoot(of split: RootSplit) throws -> Int {
-        try emitContainer(marker: split.marker, keys: split.keys, values: split.values,
-                          filling: split.boundary, depth: 0).firstEmptySlot
+        let count = split.values.count
+        let (_, references) = try openContainer(marker: split.marker, count: count,
+                                                referenceSlots: count + (split.keys?.count ?? 0))
+        let slot = split.keys.map { emitKeys($0, slot: references) } ?? references
+        return try split.values.withUnsafeBufferPointer { try emitValues($0, upTo: split.boundary, depth: 0, slot: slot) }
     }
 
     /// Writes `values` and their descendants as a fragment numbered from 0,

@@ -12,45 +12,49 @@ import Foundation
 extension BinaryPropertyListWriter {
     /// The census of `value`, taken on two threads when the value looks large
     /// enough for the parallel path.
+    ///
+    /// A container root is counted with its keys and first value first; that
+    /// value's size times the root's count is the guess at the whole. A large
+    /// guess counts the other values in two parts at once, a small one on
+    /// this thread. If a part breaks a limit, the serial census counts again
+    /// from the start to throw the error it meets first.
     func census(of value: PropertyListValue) throws -> PropertyListCensus {
-        if let census = parallelCensus(of: value) { return census }
+        if let census = censusInParts(of: value) { return census }
         return try PropertyListCensus(of: value, format: .binary, maximumObjectCount: maximumObjectCount,
                                       maximumDepth: maximumDepth, recordingRootChildren: true)
     }
 
-    /// The census of a large value, counted in two parts at once; nil for a
-    /// value that does not look large, or that breaks a limit (the serial
-    /// census then throws the error it meets first).
-    func parallelCensus(of value: PropertyListValue) -> PropertyListCensus? {
+    /// The census of a container root counted in parts (see `census(of:)`),
+    /// or nil for any other value and whenever a part throws or the parts
+    /// together pass the object limit.
+    func censusInParts(of value: PropertyListValue) -> PropertyListCensus? {
         let values: [PropertyListValue]
+        let objectsBeforeValues: Int
         switch value {
-        case .array(let elements): values = elements
-        case .dictionary(let entries): values = entries.values.elements
+        case .array(let elements): (values, objectsBeforeValues) = (elements, 1)
+        case .dictionary(let entries): (values, objectsBeforeValues) = (entries.values.elements, 1 + entries.count)
         default: return nil
         }
-        guard values.count >= 2, looksLarge(values) else { return nil }
-        let boundary = values.count / 2
-        let parts = TwoThreads.run({
-            try PropertyListCensus(rootOf: value, valuesBefore: boundary, format: .binary,
-                                   maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
-        }, {
-            try PropertyListCensus(rootValues: values[boundary...], format: .binary,
-                                   maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
-        })
-        guard var census = try? parts.front.get(), let back = try? parts.back.get() else { return nil }
-        census.add(back)
+        guard values.count >= 2, var census = try? PropertyListCensus(rootOf: value, valuesBefore: 1, format: .binary,
+                                                                         maximumObjectCount: maximumObjectCount,
+                                                                         maximumDepth: maximumDepth) else { return nil }
+        let (rest, overflow) = (census.objects - objectsBeforeValues).multipliedReportingOverflow(by: values.count - 1)
+        if overflow || census.objects + rest >= parallelThreshold {
+            let boundary = (values.count + 1) / 2
+            let parts = TwoThreads.run({ try self.census(ofValues: values[1..<boundary]) },
+                                       { try self.census(ofValues: values[boundary...]) })
+            guard let front = try? parts.front.get(), let back = try? parts.back.get() else { return nil }
+            census.add(front)
+            census.add(back)
+        } else {
+            guard let others = try? self.census(ofValues: values[1...]) else { return nil }
+            census.add(others)
+        }
         return census.objects <= maximumObjectCount ? census : nil
     }
 
-    /// Whether a root with `values` likely reaches `parallelThreshold`
-    /// objects, judged by its first value (counted no further than that).
-    func looksLarge(_ values: [PropertyListValue]) -> Bool {
-        guard let sample = try? PropertyListCensus(rootValues: values[..<1], format: .binary,
-                                                   maximumObjectCount: parallelThreshold, maximumDepth: maximumDepth) else {
-            return true // the first value alone passed the threshold (or broke a limit, which the census reports)
-        }
-        let (estimate, overflow) = sample.objects.multipliedReportingOverflow(by: values.count)
-        return overflow || estimate >= parallelThreshold
+    private func census(ofValues values: ArraySlice<PropertyListValue>) throws -> PropertyListCensus {
+        try PropertyListCensus(rootValues: values, format: .binary, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
     }
 
     /// Encodes `value` on two threads, or returns nil if its root has fewer

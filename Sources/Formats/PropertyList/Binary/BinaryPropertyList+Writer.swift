@@ -102,12 +102,16 @@ struct BinaryPlistEmitter {
     mutating func emit(_ value: PropertyListValue, depth: Int) throws -> Int {
         switch value {
         case .array(let elements):
-            return try emitContainer(marker: 0xA0, keys: nil, values: elements, filling: elements.count, depth: depth).index
+            let (index, references) = try openContainer(marker: 0xA0, count: elements.count, referenceSlots: elements.count)
+            _ = try elements.withUnsafeBufferPointer { try emitValues($0, upTo: $0.count, depth: depth, slot: references) }
+            return index
         case .dictionary(let entries):
-            return try emitContainer(marker: 0xD0, keys: entries.keys, values: entries.values.elements,
-                                     filling: entries.count, depth: depth).index
+            let (index, references) = try openContainer(marker: 0xD0, count: entries.count, referenceSlots: entries.count * 2)
+            let slot = emitKeys(entries.keys, slot: references)
+            _ = try entries.values.withUnsafeBufferPointer { try emitValues($0, upTo: $0.count, depth: depth, slot: slot) }
+            return index
         case .string(let string):
-            return try addString(string)
+            return addString(string)
         case .date(let date) where !GregorianDate.isRepresentable(date.timeIntervalSinceReferenceDate):
             throw PropertyListError(.unsupportedValue, format: .binary,
                                     "date \(date.timeIntervalSinceReferenceDate) is not finite or outside the years −9999 … 9999")
@@ -118,32 +122,32 @@ struct BinaryPlistEmitter {
         }
     }
 
-    /// Numbers a container, writes its keys (for a dictionary) and its first
-    /// `filling` values, and returns its number and the byte offset of the
-    /// first reference slot left empty. Only the parallel writer's root
-    /// leaves slots empty, to be filled from the other thread's fragment.
+    /// Writes a dictionary's keys and stores their numbers in the reference
+    /// slots from byte `slot` on; returns the byte after the last slot used.
     @inline(__always)
-    mutating func emitContainer(marker: UInt8, keys: OrderedSet<String>?, values: [PropertyListValue],
-                                filling: Int, depth: Int) throws -> (index: Int, firstEmptySlot: Int) {
-        let (index, references) = try openContainer(marker: marker, count: values.count,
-                                                    referenceSlots: values.count + (keys?.count ?? 0))
-        var slot = references
-        if let keys {
-            for key in keys {
-                output.storeBigEndian(UInt64(try addString(key)), size: referenceSize, at: slot)
-                slot += referenceSize
-            }
+    mutating func emitKeys(_ keys: OrderedSet<String>, slot: Int) -> Int {
+        var slot = slot
+        for key in keys {
+            output.storeBigEndian(UInt64(addString(key)), size: referenceSize, at: slot)
+            slot += referenceSize
         }
-        // Walking the buffer lends each child to `emit` where a `for` loop
-        // would copy it, retaining and releasing its storage.
-        try values.withUnsafeBufferPointer { values in
-            for index in 0..<filling {
-                let child = try emit(values[index], depth: depth + 1)
-                output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
-                slot += referenceSize
-            }
+        return slot
+    }
+
+    /// Writes `values[..<limit]`, children at `depth + 1`, and stores their
+    /// numbers in the reference slots from byte `slot` on; returns the byte
+    /// after the last slot used. Walking the buffer lends each child to
+    /// `emit` where a `for` loop over the array would copy it, retaining and
+    /// releasing its storage.
+    @inline(__always)
+    mutating func emitValues(_ values: UnsafeBufferPointer<PropertyListValue>, upTo limit: Int, depth: Int, slot: Int) throws -> Int {
+        var slot = slot
+        for index in 0..<limit {
+            let child = try emit(values[index], depth: depth + 1)
+            output.storeBigEndian(UInt64(child), size: referenceSize, at: slot)
+            slot += referenceSize
         }
-        return (index, slot)
+        return slot
     }
 
     /// Numbers a container and lays down its marker, count and room for its references.
@@ -157,7 +161,7 @@ struct BinaryPlistEmitter {
         return (index, references)
     }
 
-    mutating func addString(_ string: String) throws -> Int {
+    mutating func addString(_ string: String) -> Int {
         let start = output.count
         var utf8View = string
         let isASCII = utf8View.withUTF8 { utf8 in
