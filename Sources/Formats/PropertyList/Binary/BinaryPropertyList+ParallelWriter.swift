@@ -47,8 +47,12 @@ extension BinaryPropertyListWriter {
             census.add(front)
             census.add(back)
         } else {
-            guard let others = try? self.census(ofValues: values[1...]) else { return nil }
-            census.add(others)
+            do {
+                try census.countRootValues(values[1...], format: .binary, maximumObjectCount: maximumObjectCount,
+                                           maximumDepth: maximumDepth)
+            } catch {
+                return nil
+            }
         }
         return census.objects <= maximumObjectCount ? census : nil
     }

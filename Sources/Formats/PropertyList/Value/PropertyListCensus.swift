@@ -22,13 +22,7 @@ struct PropertyListCensus {
     init(of value: PropertyListValue, format: PropertyListFormat, maximumObjectCount: Int,
          maximumDepth: Int = PropertyListLimits.default.maximumDepth, recordingRootChildren: Bool = false) throws {
         recordsRootChildren = recordingRootChildren
-        if recordingRootChildren {
-            switch value {
-            case .array(let elements): rootChildEnds.reserveCapacity(elements.count)
-            case .dictionary(let entries): rootChildEnds.reserveCapacity(entries.count)
-            default: break
-            }
-        }
+        if recordingRootChildren { reserveRootChildEnds(for: value) }
         try count(value, depth: 0, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
     }
 
@@ -38,6 +32,7 @@ struct PropertyListCensus {
     init(rootOf value: PropertyListValue, valuesBefore boundary: Int, format: PropertyListFormat,
          maximumObjectCount: Int, maximumDepth: Int) throws {
         recordsRootChildren = true
+        reserveRootChildEnds(for: value)
         try count(value, depth: 0, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth,
                   valueLimit: boundary)
     }
@@ -48,8 +43,22 @@ struct PropertyListCensus {
     init(rootValues values: ArraySlice<PropertyListValue>, format: PropertyListFormat,
          maximumObjectCount: Int, maximumDepth: Int) throws {
         recordsRootChildren = true
+        try countRootValues(values, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
+    }
+
+    /// Counts `values` as the root's children that follow those counted so far.
+    mutating func countRootValues(_ values: ArraySlice<PropertyListValue>, format: PropertyListFormat,
+                                  maximumObjectCount: Int, maximumDepth: Int) throws {
         for value in values {
             try count(value, depth: 1, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
+        }
+    }
+
+    private mutating func reserveRootChildEnds(for value: PropertyListValue) {
+        switch value {
+        case .array(let elements): rootChildEnds.reserveCapacity(elements.count)
+        case .dictionary(let entries): rootChildEnds.reserveCapacity(entries.count)
+        default: break
         }
     }
 
