@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 import Testing
 @testable import PropertyList
 
@@ -40,5 +41,39 @@ import Testing
         let firstStorage = first.keys.elements.withUnsafeBufferPointer { $0.baseAddress }
         let secondStorage = second.keys.elements.withUnsafeBufferPointer { $0.baseAddress }
         #expect(firstStorage == secondStorage)
+    }
+
+    @Test func recordsSharingKeysEncodeAsRecordsWithTheirOwnKeys() throws {
+        let shared = try BinaryPropertyListReader().read(records())
+        let separate = rebuilt(shared)
+        #expect(try BinaryPropertyListWriter().write(shared) == (try BinaryPropertyListWriter().write(separate)))
+        // Many records, so the writer's shortcut is taken again and again.
+        var builder = BinaryPlistBuilder()
+        builder.refSize = 2
+        builder.offsetSize = 2
+        let recordCount = 300
+        _ = builder.add([0xAF, 0x11, 0x01, 0x2C] + (1...recordCount).flatMap { BinaryPlistBuilder.bigEndian(UInt64($0), size: 2) })
+        for number in 0..<recordCount {
+            let value = BinaryPlistBuilder.bigEndian(UInt64(recordCount + 3 + number % 7), size: 2)
+            _ = builder.add([0xD2] + BinaryPlistBuilder.bigEndian(UInt64(recordCount + 1), size: 2)
+                            + BinaryPlistBuilder.bigEndian(UInt64(recordCount + 2), size: 2) + value + value)
+        }
+        _ = builder.add([0x54] + Array("name".utf8))
+        _ = builder.add([0x54] + Array("size".utf8))
+        for number in 0..<7 { _ = builder.add([0x10, UInt8(number)]) }
+        let many = try BinaryPropertyListReader().read(builder.build())
+        #expect(try BinaryPropertyListWriter().write(many) == (try BinaryPropertyListWriter().write(rebuilt(many))))
+    }
+
+    /// `value` with every dictionary built afresh, so no two share key storage.
+    func rebuilt(_ value: PropertyListValue) -> PropertyListValue {
+        switch value {
+        case .array(let elements): return .array(elements.map(rebuilt))
+        case .dictionary(let entries):
+            var copy = OrderedDictionary<String, PropertyListValue>()
+            for (key, element) in entries { copy[String(decoding: Array(key.utf8), as: UTF8.self)] = rebuilt(element) }
+            return .dictionary(copy)
+        default: return value
+        }
     }
 }

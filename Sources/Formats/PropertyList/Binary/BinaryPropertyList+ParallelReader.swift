@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Large documents are decoded on two threads: the root container's
 /// children (a dictionary's keys and values, or an array's elements) are
 /// split in half and each half is decoded by its own ``BinaryObjectDecoder``.
@@ -20,81 +18,73 @@ extension BinaryPropertyListReader {
     /// root is a container.
     func decodeRoot(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer,
                     parallelThreshold: Int = Self.parallelObjectThreshold) throws -> PropertyListValue {
-        if trailer.objectCount >= parallelThreshold {
-            let first = DecoderBox(BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth))
-            if let value = try? first.decodeRootInHalves(trailer.topObject) { return value }
-        }
         var decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
+        if trailer.objectCount >= parallelThreshold,
+           let value = try? decoder.decodeRootInHalves(trailer.topObject) {
+            return value
+        }
+        decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
         return try decoder.decodeObject(trailer.topObject, depth: 0)
     }
 }
 
-/// One thread's decoder and what it decoded of the root's children.
-///
-/// `@unchecked Sendable`: during the parallel phase each box is used by
-/// exactly one thread, and `concurrentPerform` returns only after both
-/// threads finish, which orders their writes before the caller's reads.
-final class DecoderBox: @unchecked Sendable {
-    var decoder: BinaryObjectDecoder
+/// What one thread decoded of the root's children.
+struct DecodedHalf {
     var keys = ContiguousArray<String>()
     var keyHashes: [UInt32] = []
     var values = ContiguousArray<PropertyListValue>()
-    var error: (any Error)?
+}
 
-    init(_ decoder: BinaryObjectDecoder) { self.decoder = decoder }
-
-    /// Decodes the container `index` with its children split over two
-    /// threads. Returns `nil` when `index` is not an array or dictionary of
-    /// at least two children; throws if either half fails (the caller then
-    /// decodes serially for the serial error).
-    func decodeRootInHalves(_ index: Int) throws -> PropertyListValue? {
-        let at = try decoder.offset(of: index)
-        let marker = decoder.base.load(fromByteOffset: at, as: UInt8.self)
+extension BinaryObjectDecoder {
+    /// Decodes the container `index` with its children split over this
+    /// decoder and a second one on another thread. Returns `nil` when `index`
+    /// is not an array or dictionary of at least two children; throws if
+    /// either half fails (the caller then decodes serially for the serial error).
+    mutating func decodeRootInHalves(_ index: Int) throws -> PropertyListValue? {
+        let at = try offset(of: index)
+        let marker = base.load(fromByteOffset: at, as: UInt8.self)
         let kind = marker >> 4
         guard kind == 0xA || kind == 0xC || kind == 0xD else { return nil }
         let isDictionary = kind == 0xD
-        let (count, payload) = try decoder.openContainer(index, at: at, low: marker & 0x0F, isDictionary: isDictionary, depth: 0)
+        let (count, payload) = try openContainer(index, at: at, low: marker & 0x0F, isDictionary: isDictionary, depth: 0)
         guard count >= 2 else { return nil }
-        let refSize = decoder.refSize
         let split = count / 2
-        let second = DecoderBox(decoder.withoutTables())
-        DispatchQueue.concurrentPerform(iterations: 2) { part in
-            let box = part == 0 ? self : second
-            if part == 1 {
-                box.decoder.allocateTables()
-                // The root is on the path of every object below it, as it is for the first decoder.
-                box.decoder.state[index] = BinaryObjectDecoder.inProgress
-            }
-            let range = part == 0 ? 0..<split : split..<count
-            box.decodeChildren(range, of: count, keysAt: isDictionary ? payload : nil,
-                               valuesAt: isDictionary ? payload + count * refSize : payload, dictionaryAt: at)
-        }
-        if let error = error ?? second.error { throw error }
-        values.append(contentsOf: second.values)
-        guard isDictionary else { return .array(Array(values)) }
-        keys.append(contentsOf: second.keys)
-        keyHashes.append(contentsOf: second.keyHashes)
-        let unique = DictionaryKeyCheck.areUnique(keys, asciiHashes: keyHashes, scratch: &decoder.keyTableScratch)
-        return .dictionary(DictionaryKeyCheck.dictionary(keys: keys, values: values, keysAreUnique: unique))
+        let keysAt = isDictionary ? payload : nil
+        let valuesAt = isDictionary ? payload + count * refSize : payload
+        var second = withoutTables()
+        let (front, back) = TwoThreads.run({
+            // The front half's arrays receive the back's, so they get room for all.
+            try decodeChildren(0..<split, capacity: count, keysAt: keysAt, valuesAt: valuesAt, dictionaryAt: at)
+        }, {
+            second.allocateTables()
+            // The root is on the path of every object below it, as it is for the first decoder.
+            second.state[index] = Self.inProgress
+            return try second.decodeChildren(split..<count, capacity: count - split, keysAt: keysAt,
+                                             valuesAt: valuesAt, dictionaryAt: at)
+        })
+        var whole = try front.get()
+        let backHalf = try back.get()
+        whole.values.append(contentsOf: backHalf.values)
+        guard isDictionary else { return .array(Array(whole.values)) }
+        whole.keys.append(contentsOf: backHalf.keys)
+        whole.keyHashes.append(contentsOf: backHalf.keyHashes)
+        let unique = DictionaryKeyCheck.areUnique(whole.keys, asciiHashes: whole.keyHashes, scratch: &keyTableScratch)
+        return .dictionary(DictionaryKeyCheck.dictionary(keys: whole.keys, values: whole.values, keysAreUnique: unique))
     }
 
     /// Decodes the root's children in `range`: their keys first when the
-    /// root is a dictionary, then their values. Records the first error.
-    private func decodeChildren(_ range: Range<Int>, of count: Int, keysAt: Int?, valuesAt: Int, dictionaryAt at: Int) {
-        let refSize = decoder.refSize
-        // The first half's arrays receive the second's, so they get room for all.
-        let capacity = range.lowerBound == 0 ? count : range.count
-        do {
-            if let keysAt {
-                keys.reserveCapacity(capacity)
-                keyHashes.reserveCapacity(capacity)
-                try decoder.decodeKeys(&keys, hashes: &keyHashes, from: keysAt + range.lowerBound * refSize,
-                                       count: range.count, dictionaryAt: at, depth: 1)
-            }
-            values.reserveCapacity(capacity)
-            try decoder.decodeReferences(&values, from: valuesAt + range.lowerBound * refSize, count: range.count, depth: 1)
-        } catch {
-            self.error = error
+    /// root is a dictionary (`keysAt`), then their values.
+    private mutating func decodeChildren(_ range: Range<Int>, capacity: Int, keysAt: Int?, valuesAt: Int,
+                                         dictionaryAt at: Int) throws -> DecodedHalf {
+        var half = DecodedHalf()
+        if let keysAt {
+            half.keys.reserveCapacity(capacity)
+            half.keyHashes.reserveCapacity(capacity)
+            try decodeKeys(&half.keys, hashes: &half.keyHashes, from: keysAt + range.lowerBound * refSize,
+                           count: range.count, dictionaryAt: at, depth: 1)
         }
+        half.values.reserveCapacity(capacity)
+        try decodeReferences(&half.values, from: valuesAt + range.lowerBound * refSize, count: range.count, depth: 1)
+        return half
     }
 }

@@ -73,6 +73,12 @@ struct BinaryPlistEmitter {
     var objectCount: Int { offsets.count }
     /// Scalars already written, for uniquing (see BinaryPlistEmitter+Uniquing.swift).
     var scalars: ScalarTable
+    /// The last dictionary's keys: the identity of their storage and where
+    /// their references were written. Records read from one file share one
+    /// keys array (see the reader), so the next such record copies those
+    /// references instead of uniquing each key again. Identity is sound
+    /// within one write: the value being written keeps every array alive.
+    var lastKeys: (storage: UnsafeRawPointer, count: Int, slot: Int)?
 
     /// Whether this emitter writes a fragment for the parallel writer: no
     /// header, and each new scalar's hash kept in `hashes` so the merge need
@@ -126,12 +132,19 @@ struct BinaryPlistEmitter {
     /// slots from byte `slot` on; returns the byte after the last slot used.
     @inline(__always)
     mutating func emitKeys(_ keys: OrderedSet<String>, slot: Int) -> Int {
-        var slot = slot
-        for key in keys {
-            output.storeBigEndian(UInt64(addString(key)), size: referenceSize, at: slot)
-            slot += referenceSize
+        let storage = keys.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
+        if let storage, let last = lastKeys, last.storage == storage, last.count == keys.count {
+            let length = keys.count * referenceSize
+            output.copyWritten(from: last.slot, count: length, to: slot)
+            return slot + length
         }
-        return slot
+        var next = slot
+        for key in keys {
+            output.storeBigEndian(UInt64(addString(key)), size: referenceSize, at: next)
+            next += referenceSize
+        }
+        if let storage { lastKeys = (storage, keys.count, slot) }
+        return next
     }
 
     /// Writes `values[..<limit]`, children at `depth + 1`, and stores their

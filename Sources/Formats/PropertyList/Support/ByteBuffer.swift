@@ -74,6 +74,12 @@ struct ByteBuffer {
         }
     }
 
+    /// Copies `count` written bytes from offset `source` to offset
+    /// `destination`, both already written and not overlapping.
+    @inline(__always) mutating func copyWritten(from source: Int, count: Int, to destination: Int) {
+        (storage.base + destination).copyMemory(from: storage.base + source, byteCount: count)
+    }
+
     /// Makes room for `extra` more bytes.
     @inline(__always) mutating func reserve(_ extra: Int) {
         if storage.count + extra > storage.capacity { storage.grow(toHold: storage.count + extra) }
