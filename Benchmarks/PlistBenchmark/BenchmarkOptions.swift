@@ -2,7 +2,8 @@ import Foundation
 
 /// Command-line options of `plist-benchmark`.
 ///
-///     plist-benchmark [--data DIR] [--large-reps N] [--small-reps N] [--skip-foundation] [--profile FORMAT-OP]
+///     plist-benchmark [--data DIR] [--large-reps N] [--small-reps N] [--foundation-large-reps N]
+///                     [--skip-foundation] [--profile FORMAT-OP]
 struct BenchmarkOptions {
     /// Where benchmarks/gen_data.py wrote its files.
     var dataDirectory = URL(fileURLWithPath: "benchmarks/data")
@@ -10,6 +11,9 @@ struct BenchmarkOptions {
     var largeRepetitions = 5
     /// Repetitions for the ~4 KB document.
     var smallRepetitions = 200
+    /// Repetitions for Foundation on the ~17 MB document, when not `largeRepetitions`:
+    /// its slowest call takes ~10 s, so many repetitions of it would take many minutes.
+    var foundationLargeRepetitions: Int?
     /// Leaves out Foundation (its large-input runs take minutes).
     var skipsFoundation = false
     /// Runs only ours on one operation of the large document (see ``ProfileRun``).
@@ -22,9 +26,10 @@ struct BenchmarkOptions {
             case "--data": dataDirectory = URL(fileURLWithPath: try Self.value(after: argument, in: &remaining))
             case "--large-reps": largeRepetitions = try Self.count(after: argument, in: &remaining)
             case "--small-reps": smallRepetitions = try Self.count(after: argument, in: &remaining)
+            case "--foundation-large-reps": foundationLargeRepetitions = try Self.count(after: argument, in: &remaining)
             case "--skip-foundation": skipsFoundation = true
             case "--profile": profileCase = try Self.value(after: argument, in: &remaining)
-            default: throw BenchmarkFailure("unknown argument \(argument); usage: plist-benchmark [--data DIR] [--large-reps N] [--small-reps N] [--skip-foundation] [--profile FORMAT-OP]")
+            default: throw BenchmarkFailure("unknown argument \(argument); usage: plist-benchmark [--data DIR] [--large-reps N] [--small-reps N] [--foundation-large-reps N] [--skip-foundation] [--profile FORMAT-OP]")
             }
         }
     }

@@ -26,8 +26,12 @@ func runBenchmarks(_ options: BenchmarkOptions) throws {
     for input in inputs {
         try OurSuite.run(input, report: report)
         if !options.skipsFoundation {
-            try FoundationSuite.runSerialization(input, report: report)
-            try FoundationSuite.runCodable(input, report: report)
+            var foundationInput = input
+            if input.name == "large", let repetitions = options.foundationLargeRepetitions {
+                foundationInput.repetitions = repetitions
+            }
+            try FoundationSuite.runSerialization(foundationInput, report: report)
+            try FoundationSuite.runCodable(foundationInput, report: report)
         }
     }
     let bombs = [try BombBenchmark.ours(options.dataDirectory, repetitions: options.largeRepetitions)]
