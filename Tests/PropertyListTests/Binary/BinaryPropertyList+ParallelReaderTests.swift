@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import Testing
 @testable import PropertyList
 
@@ -26,13 +25,7 @@ import Testing
     @Test(arguments: 1...12)
     func halvesDecodeWhatOneThreadDecodes(seed: UInt64) throws {
         var random = RandomPropertyList(seed: seed, profile: .binary)
-        var entries = OrderedDictionary<String, PropertyListValue>()
-        var elements: [PropertyListValue] = []
-        for index in 0..<40 {
-            entries["\(random.string()) \(index)"] = random.value()
-            elements.append(random.value())
-        }
-        for root in [PropertyListValue.dictionary(entries), .array(elements)] {
+        for root in random.splittableRoots(count: 40) {
             let data = try BinaryPropertyListWriter().write(root)
             let serial = try decode(data, parallel: false)
             let parallel = try decode(data, parallel: true)

@@ -97,6 +97,18 @@ struct RandomPropertyList {
         }
     }
 
+    /// A dictionary root and an array root of `count` random children each,
+    /// for the paths that split a root's children between two threads.
+    mutating func splittableRoots(count: Int) -> [PropertyListValue] {
+        var entries = OrderedDictionary<String, PropertyListValue>()
+        var elements: [PropertyListValue] = []
+        for index in 0..<count {
+            entries["\(string()) \(index)"] = value()
+            elements.append(value())
+        }
+        return [.dictionary(entries), .array(elements)]
+    }
+
     mutating func value(depth: Int = 0) -> PropertyListValue {
         let roll = Int.random(in: 0..<10, using: &generator)
         if depth >= maximumDepth || roll < 5 { return scalar() }

@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 
 /// Writes Apple's XML property lists in CF's layout.
 ///
@@ -42,10 +43,20 @@ public struct XMLPropertyListWriter: Sendable {
 
     /// Encodes `value` as an XML property list.
     public func write(_ value: PropertyListValue) throws -> Data {
+        try write(value, parallelThreshold: Self.parallelObjectThreshold)
+    }
+
+    /// Encodes `value`, on two threads when it has at least `parallelThreshold`
+    /// objects (see XMLPropertyList+ParallelWriter.swift).
+    func write(_ value: PropertyListValue, parallelThreshold: Int) throws -> Data {
         let census = try PropertyListCensus(of: value, format: .xml, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
-        var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
         // Tags, indentation and base64 roughly double the scalar bytes.
-        emitter.output.reserve(census.scalarBytes * 2 + census.objects * 24 + 256)
+        let capacity = census.scalarBytes * 2 + census.objects * 24 + 256
+        if census.objects >= parallelThreshold, let data = try writeInHalves(value, capacity: capacity) {
+            return data
+        }
+        var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
+        emitter.output.reserve(capacity)
         emitter.output.append(Self.header)
         try emitter.emit(value, indent: 0)
         emitter.output.append("</plist>\n")
@@ -133,9 +144,7 @@ struct XMLPlistEmitter {
             }
             try checkDepth(indent)
             output.append("<array>\n")
-            for (index, element) in elements.enumerated() {
-                try emit(element, indent: indent + 1, within: String(index))
-            }
+            try emitElements(elements, elements.indices, indent: indent + 1)
             tabs(indent)
             output.append("</array>\n")
         case .dictionary(let entries):
@@ -145,19 +154,36 @@ struct XMLPlistEmitter {
             }
             try checkDepth(indent)
             output.append("<dict>\n")
-            for (key, element) in entries {
-                tabs(indent + 1)
-                output.append("<key>")
-                do { try appendEscaped(key) } catch let error as PropertyListError {
-                    var named = error
-                    named.location = .keyPath(key)
-                    throw named
-                }
-                output.append("</key>\n")
-                try emit(element, indent: indent + 1, within: key)
-            }
+            try emitEntries(entries, 0..<entries.count, indent: indent + 1)
             tabs(indent)
             output.append("</dict>\n")
+        }
+    }
+
+    /// Writes `elements[range]`, each at `indent`, naming its index in any error's key path.
+    mutating func emitElements(_ elements: [PropertyListValue], _ range: Range<Int>, indent: Int) throws {
+        for index in range {
+            try emit(elements[index], indent: indent, within: String(index))
+        }
+    }
+
+    /// Writes the entries at offsets `range` of `entries`, key and value at
+    /// `indent`, naming the key in any error's key path.
+    mutating func emitEntries(_ entries: OrderedDictionary<String, PropertyListValue>, _ range: Range<Int>,
+                              indent: Int) throws {
+        let keys = entries.keys
+        let values = entries.values
+        for offset in range {
+            let key = keys[offset]
+            tabs(indent)
+            output.append("<key>")
+            do { try appendEscaped(key) } catch let error as PropertyListError {
+                var named = error
+                named.location = .keyPath(key)
+                throw named
+            }
+            output.append("</key>\n")
+            try emit(values[offset], indent: indent, within: key)
         }
     }
 

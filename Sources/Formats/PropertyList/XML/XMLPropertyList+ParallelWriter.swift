@@ -1,0 +1,59 @@
+import Foundation
+
+/// Large values are written as XML on two threads: the root's children are
+/// cut in half, each half is written into its own buffer, and the second
+/// buffer is appended to the first. XML numbers nothing and shares nothing,
+/// so the halves are independent and the bytes are exactly the one-thread
+/// writer's; an error is the one the one-thread writer meets first (the
+/// front half's, else the back half's), with the same key path.
+extension XMLPropertyListWriter {
+    /// Values with fewer objects than this are written on one thread.
+    static let parallelObjectThreshold = 65_536
+
+    /// Writes `value` in two halves, or returns nil when its root is not a
+    /// container of at least two children. `capacity` is the whole
+    /// document's estimated size.
+    func writeInHalves(_ value: PropertyListValue, capacity: Int) throws -> Data? {
+        let count: Int
+        let open: StaticString
+        let close: StaticString
+        switch value {
+        case .array(let elements): (count, open, close) = (elements.count, "<array>\n", "</array>\n")
+        case .dictionary(let entries): (count, open, close) = (entries.count, "<dict>\n", "</dict>\n")
+        default: return nil
+        }
+        guard count >= 2 else { return nil }
+        let split = count / 2
+        let (front, back) = TwoThreads.run({
+            var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
+            emitter.output.reserve(capacity)
+            emitter.output.append(Self.header)
+            try emitter.checkDepth(0)
+            emitter.output.append(open)
+            try emitter.emitChildren(of: value, 0..<split)
+            return emitter
+        }, {
+            var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
+            emitter.output.reserve(capacity / 2 + 4096)
+            try emitter.emitChildren(of: value, split..<count)
+            return emitter
+        })
+        var whole = try front.get()
+        let rest = try back.get()
+        whole.output.append(rest.output.written)
+        whole.output.append(close)
+        whole.output.append("</plist>\n")
+        return whole.output.takeData()
+    }
+}
+
+extension XMLPlistEmitter {
+    /// Writes the children at offsets `range` of the root container `root`, one level in.
+    mutating func emitChildren(of root: PropertyListValue, _ range: Range<Int>) throws {
+        switch root {
+        case .array(let elements): try emitElements(elements, range, indent: 1)
+        case .dictionary(let entries): try emitEntries(entries, range, indent: 1)
+        default: break
+        }
+    }
+}
