@@ -176,12 +176,14 @@ struct BinaryPlistEmitter {
 
     mutating func addString(_ string: String) -> Int {
         let start = output.count
-        var utf8View = string
-        let isASCII = utf8View.withUTF8 { utf8 in
-            guard BinaryObjectDecoder.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
-            appendMarker(0x50, count: utf8.count)
-            output.append(UnsafeRawBufferPointer(utf8))
-            return true
+        // Reading the string's own UTF-8 storage; `withUTF8` would need a
+        // mutable copy (a retain and release per string).
+        let isASCII: Bool
+        if let appended = string.utf8.withContiguousStorageIfAvailable({ appendIfASCII($0) }) {
+            isASCII = appended
+        } else {
+            var native = string
+            isASCII = native.withUTF8 { appendIfASCII($0) }
         }
         if !isASCII {
             let units = string.utf16.count
@@ -197,6 +199,15 @@ struct BinaryPlistEmitter {
             }
         }
         return unique(from: start)
+    }
+
+    /// Appends `utf8` as an ASCII string object if it is all ASCII; returns whether it was.
+    @inline(__always)
+    mutating func appendIfASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard BinaryObjectDecoder.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
+        appendMarker(0x50, count: utf8.count)
+        output.append(UnsafeRawBufferPointer(utf8))
+        return true
     }
 
     mutating func encodeScalar(_ value: PropertyListValue) {

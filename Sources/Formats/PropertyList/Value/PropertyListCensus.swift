@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 
 /// A count of what a value holds, taken before writing so writers can size
 /// their buffers once, and refuse values that would expand without bound.
@@ -18,6 +19,9 @@ struct PropertyListCensus {
     /// can split the root's children into halves of about equal work.
     private(set) var rootChildEnds: [Int] = []
     private let recordsRootChildren: Bool
+    /// The last dictionary's keys (their storage's identity and count) and
+    /// their byte estimate; see `keyBytes(_:)`.
+    private var lastKeys: (storage: UnsafeRawPointer, count: Int, bytes: Int)?
 
     init(of value: PropertyListValue, format: PropertyListFormat, maximumObjectCount: Int,
          maximumDepth: Int = PropertyListLimits.default.maximumDepth, recordingRootChildren: Bool = false) throws {
@@ -96,7 +100,7 @@ struct PropertyListCensus {
             scalars += entries.count
             keys += entries.count
             objects += entries.count
-            for key in entries.keys { scalarBytes += key.utf8.count + 3 }
+            scalarBytes += keyBytes(entries.keys)
             for element in entries.values.elements[..<(valueLimit ?? entries.count)] {
                 try count(element, depth: depth + 1, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
             }
@@ -111,6 +115,18 @@ struct PropertyListCensus {
             scalarBytes += 9
         }
         if depth == 1, recordsRootChildren { rootChildEnds.append(objects) }
+    }
+
+    /// The encoded size estimate of `keys`. Records read from one file share
+    /// one keys array (see the binary reader), so the last array's sum is
+    /// kept by its storage's identity, sound while the value is alive.
+    private mutating func keyBytes(_ keys: OrderedSet<String>) -> Int {
+        let storage = keys.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
+        if let storage, let last = lastKeys, last.storage == storage, last.count == keys.count { return last.bytes }
+        var bytes = 0
+        for key in keys { bytes += key.utf8.count + 3 }
+        if let storage { lastKeys = (storage, keys.count, bytes) }
+        return bytes
     }
 
     static func tooDeep(_ format: PropertyListFormat, _ maximumDepth: Int) -> PropertyListError {
