@@ -55,17 +55,43 @@ struct XMLKeyCache {
     }
 }
 
+/// A dictionary's keys, their key hashes and its values, as read so far.
+struct XMLDictionaryParts {
+    var keys = ContiguousArray<String>()
+    var keyHashes: [UInt32] = []
+    var values = ContiguousArray<PropertyListValue>()
+
+    mutating func append(contentsOf other: XMLDictionaryParts) {
+        keys.append(contentsOf: other.keys)
+        keyHashes.append(contentsOf: other.keyHashes)
+        values.append(contentsOf: other.values)
+    }
+}
+
 extension XMLPlistParser {
     mutating func parseDictionary(_ tag: StartTag, openedAt start: Int, depth: Int) throws -> PropertyListValue {
         if tag.isEmpty { return .dictionary([:]) }
-        var keys = ContiguousArray<String>()
-        var keyHashes: [UInt32] = []
-        var values = ContiguousArray<PropertyListValue>()
+        var parts = XMLDictionaryParts()
+        _ = try parseEntries(into: &parts, openedAt: start, depth: depth)
+        return finishDictionary(&parts)
+    }
+
+    /// Reads the entries of the dictionary opened at `start` into `parts`,
+    /// through its end tag; returns false. With `cut` (see
+    /// XMLPropertyList+ParallelReader.swift) it stops instead where the next
+    /// entry starts at `cut` and returns true, and throws if entries do not
+    /// start there.
+    mutating func parseEntries(into parts: inout XMLDictionaryParts, openedAt start: Int, depth: Int,
+                               cut: Int? = nil) throws -> Bool {
         while true {
             try skipMisc()
+            if let cut, position >= cut {
+                guard position == cut else { throw failure(.syntax, "no entry starts at byte \(cut)") }
+                return true
+            }
             if atEndTag {
                 try expectEndTag(.dict, openedAt: start)
-                break
+                return false
             }
             let keyStart = position
             guard current == UInt8(ascii: "<") else {
@@ -80,12 +106,17 @@ extension XMLPlistParser {
                 : try readKey(openedAt: keyStart)
             try skipMisc()
             guard position < end else { throw failure(.truncated, "input ends after the dictionary key \"\(key)\"") }
-            keys.append(key)
-            keyHashes.append(keyHash)
-            values.append(try parseValue(depth: depth + 1))
+            parts.keys.append(key)
+            parts.keyHashes.append(keyHash)
+            parts.values.append(try parseValue(depth: depth + 1))
         }
-        let keysAreUnique = DictionaryKeyCheck.areUnique(keys, asciiHashes: keyHashes, scratch: &keyTableScratch)
-        let entries = DictionaryKeyCheck.dictionary(keys: keys, values: values, keysAreUnique: keysAreUnique)
+    }
+
+    /// The dictionary of `parts` (a repeated key keeps its first place and
+    /// last value), or the UID that CF writes as `{CF$UID = n}`.
+    mutating func finishDictionary(_ parts: inout XMLDictionaryParts) -> PropertyListValue {
+        let keysAreUnique = DictionaryKeyCheck.areUnique(parts.keys, asciiHashes: parts.keyHashes, scratch: &keyTableScratch)
+        let entries = DictionaryKeyCheck.dictionary(keys: parts.keys, values: parts.values, keysAreUnique: keysAreUnique)
         // CF's convention for keyed-archive references in XML.
         if entries.count == 1, let reference = entries["CF$UID"], case .integer(let number) = reference,
            let value = number.uint64Value {

@@ -33,10 +33,7 @@ public struct XMLPropertyListReader: Sendable {
     /// Decodes an XML property list from raw bytes.
     public func read(bytes: UnsafeRawBufferPointer) throws -> PropertyListValue {
         try limits.checkInputSize(bytes.count, format: .xml)
-        return try TextDecoding.withUTF8(bytes, format: .xml) { utf8 in
-            var parser = XMLPlistParser(text: utf8, limits: limits)
-            return try parser.parseDocument()
-        }
+        return try TextDecoding.withUTF8(bytes, format: .xml) { try parse($0) }
     }
 }
 
