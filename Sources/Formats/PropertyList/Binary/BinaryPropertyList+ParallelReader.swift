@@ -18,12 +18,12 @@ extension BinaryPropertyListReader {
     /// root is a container.
     func decodeRoot(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer,
                     parallelThreshold: Int = Self.parallelObjectThreshold) throws -> PropertyListValue {
-        var decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
-        if trailer.objectCount >= parallelThreshold,
-           let value = try? decoder.decodeRootInHalves(trailer.topObject) {
-            return value
+        if trailer.objectCount >= parallelThreshold {
+            var halves = BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
+            if let value = try? halves.decodeRootInHalves(trailer.topObject) { return value }
         }
-        decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
+        // A fresh decoder: a failed split may have left the root marked in progress.
+        var decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
         return try decoder.decodeObject(trailer.topObject, depth: 0)
     }
 }

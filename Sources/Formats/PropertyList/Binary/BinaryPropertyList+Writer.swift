@@ -132,7 +132,7 @@ struct BinaryPlistEmitter {
     /// slots from byte `slot` on; returns the byte after the last slot used.
     @inline(__always)
     mutating func emitKeys(_ keys: OrderedSet<String>, slot: Int) -> Int {
-        let storage = keys.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
+        let storage = keys.storageIdentity
         if let storage, let last = lastKeys, last.storage == storage, last.count == keys.count {
             let length = keys.count * referenceSize
             output.copyWritten(from: last.slot, count: length, to: slot)

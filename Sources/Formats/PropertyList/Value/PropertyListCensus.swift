@@ -121,7 +121,7 @@ struct PropertyListCensus {
     /// one keys array (see the binary reader), so the last array's sum is
     /// kept by its storage's identity, sound while the value is alive.
     private mutating func keyBytes(_ keys: OrderedSet<String>) -> Int {
-        let storage = keys.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
+        let storage = keys.storageIdentity
         if let storage, let last = lastKeys, last.storage == storage, last.count == keys.count { return last.bytes }
         var bytes = 0
         for key in keys { bytes += key.utf8.count + 3 }

@@ -33,14 +33,7 @@ extension XMLPlistParser {
     /// either half fails or the cut was not between root entries.
     static func parseInHalves(_ text: UnsafeRawBufferPointer, limits: PropertyListLimits) throws -> PropertyListValue? {
         var front = XMLPlistParser(text: text, limits: limits)
-        try front.skipMisc()
-        if front.hasPrefix("<!DOCTYPE", at: front.position) {
-            try front.skipDoctype()
-            try front.skipMisc()
-        }
-        guard front.current == UInt8(ascii: "<") else { return nil }
-        let plistStart = front.position
-        let plistTag = try front.readStartTag()
+        let (plistStart, plistTag) = try front.readFirstTag()
         guard plistTag.kind == .plist, !plistTag.isEmpty else { return nil }
         try front.skipMisc()
         guard front.current == UInt8(ascii: "<"), front.byte(at: front.position + 1) != UInt8(ascii: "/") else { return nil }
@@ -62,10 +55,7 @@ extension XMLPlistParser {
         }, { () throws -> XMLDictionaryParts in
             var parts = XMLDictionaryParts()
             _ = try back.parseEntries(into: &parts, openedAt: rootStart, depth: 0)
-            try back.skipMisc()
-            try back.expectEndTag(.plist, openedAt: plistStart)
-            try back.skipMisc()
-            guard back.position >= back.end else { throw back.failure(.syntax, "unexpected content after the root element") }
+            try back.finishDocument(plistOpenedAt: plistStart)
             return parts
         })
         var whole = try frontHalf.get()

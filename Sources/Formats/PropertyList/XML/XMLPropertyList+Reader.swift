@@ -112,6 +112,24 @@ struct XMLPlistParser {
     // MARK: Document
 
     mutating func parseDocument() throws -> PropertyListValue {
+        let (tagStart, tag) = try readFirstTag()
+        let value: PropertyListValue
+        if tag.kind == .plist {
+            guard !tag.isEmpty else { throw failure(.syntax, at: tagStart, "<plist/> holds no value") }
+            try skipMisc()
+            value = try parseValue(depth: 0)
+            try finishDocument(plistOpenedAt: tagStart)
+        } else {
+            // A bare value without the <plist> wrapper.
+            value = try parseValue(tag, openedAt: tagStart, depth: 0)
+            try finishDocument(plistOpenedAt: nil)
+        }
+        return value
+    }
+
+    /// Skips the prologue (declaration, comments, DOCTYPE) and reads the
+    /// first element's start tag: `<plist>`, or a bare value.
+    mutating func readFirstTag() throws -> (start: Int, tag: StartTag) {
         try skipMisc()
         if hasPrefix("<!DOCTYPE", at: position) {
             try skipDoctype()
@@ -121,23 +139,20 @@ struct XMLPlistParser {
             throw failure(.syntax, "expected the <plist> element")
         }
         let tagStart = position
-        let tag = try readStartTag()
-        let value: PropertyListValue
-        if tag.kind == .plist {
-            guard !tag.isEmpty else { throw failure(.syntax, at: tagStart, "<plist/> holds no value") }
-            try skipMisc()
-            value = try parseValue(depth: 0)
-            try skipMisc()
-            try expectEndTag(.plist, openedAt: tagStart)
-        } else {
-            // A bare value without the <plist> wrapper.
-            value = try parseValue(tag, openedAt: tagStart, depth: 0)
-        }
+        return (tagStart, try readStartTag())
+    }
+
+    /// Reads what follows the root value: `</plist>` when the document
+    /// opened one at `plistOpenedAt`, then nothing but comments and spaces.
+    mutating func finishDocument(plistOpenedAt tagStart: Int?) throws {
         try skipMisc()
+        if let tagStart {
+            try expectEndTag(.plist, openedAt: tagStart)
+            try skipMisc()
+        }
         guard position >= end else {
             throw failure(.syntax, "unexpected content after the root element")
         }
-        return value
     }
 
     mutating func skipDoctype() throws {
