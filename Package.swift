@@ -10,6 +10,7 @@ let package = Package(
     name: "Sandbox",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        .library(name: "FileSystem", targets: ["FileSystem"]),
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "Keychain", targets: ["Keychain"]),
@@ -29,6 +30,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
+        .target(
+            // The only code that makes file-system calls (and the codecs'
+            // raw-memory calls): held directories, atomic replace, locks,
+            // tree walks, extended attributes.
+            name: "FileSystem",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            path: "Sources/Platform/FileSystem"
+        ),
         .target(
             name: "PropertyList",
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],

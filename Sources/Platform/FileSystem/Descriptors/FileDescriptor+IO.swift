@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import SystemPackage
+
+extension FileDescriptor {
+    /// Reads until `buffer` is full or the file ends, at `offset` (`pread`)
+    /// or the file position; returns the bytes read.
+    public func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64? = nil) throws(FileSystemError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var total = 0
+        while total < buffer.count {
+            let count: Int
+            if let offset {
+                count = c_pread(rawValue, base + total, buffer.count - total, off_t(offset) + off_t(total))
+            } else {
+                count = c_read(rawValue, base + total, buffer.count - total)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(currentErrno, "read", path: "")
+            }
+            if count == 0 { break }
+            total += count
+        }
+        return total
+    }
+
+    /// One `read` of up to `buffer.count` bytes (0 at the end of the file).
+    public func readSome(into buffer: UnsafeMutableRawBufferPointer) throws(FileSystemError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        let count = retryingOnInterrupt { c_read(rawValue, base, buffer.count) }
+        return try check(count, "read", "")
+    }
+
+    /// Up to `count` bytes at `offset` (fewer at the end of the file).
+    public func read(count: Int, at offset: UInt64) throws(FileSystemError) -> Data {
+        var data = Data(count: count)
+        var failure: FileSystemError?
+        let got = data.withUnsafeMutableBytes { buffer -> Int in
+            do throws(FileSystemError) { return try readFully(into: buffer, at: offset) } catch { failure = error; return 0 }
+        }
+        if let failure { throw failure }
+        if got < count { data.removeSubrange(got...) }
+        return data
+    }
+
+    /// Everything from the file position to the end.
+    public func readToEnd(sizeHint: Int = 0) throws(FileSystemError) -> Data {
+        var result = Data()
+        result.reserveCapacity(sizeHint)
+        let chunk = max(sizeHint + 1, 1 << 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try readSome(into: buffer)
+            if count == 0 { return result }
+            result.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+        }
+    }
+
+    /// The whole file: copied into memory up to `threshold` bytes, mapped
+    /// above it (a regular file only).
+    public func readAll(mappedAbove threshold: Int = .max) throws(FileSystemError) -> Data {
+        let info = try status()
+        if info.isDirectory { throw FileSystemError(.isDirectory, "read", path: "") }
+        let size = Int(clamping: info.size)
+        if !info.isRegularFile { return try readToEnd() }
+        if size == 0 { return Data() }
+        if size > threshold { return try map(size: size) }
+        return try read(count: size, at: 0)
+    }
+
+    /// Writes all of `buffer` at `offset` (`pwrite`) or the file position.
+    public func writeFully(_ buffer: UnsafeRawBufferPointer, at offset: UInt64? = nil) throws(FileSystemError) {
+        guard let base = buffer.baseAddress else { return }
+        var total = 0
+        while total < buffer.count {
+            let count: Int
+            if let offset {
+                count = c_pwrite(rawValue, base + total, buffer.count - total, off_t(offset) + off_t(total))
+            } else {
+                count = c_write(rawValue, base + total, buffer.count - total)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(currentErrno, "write", path: "")
+            }
+            // A zero-byte write of a non-empty buffer means the device is full.
+            if count == 0 { throw FileSystemError(.noSpace, "write", path: "") }
+            total += count
+        }
+    }
+
+    /// Writes all of `bytes` at `offset` or the file position.
+    public func writeFully<Bytes: DataProtocol>(_ bytes: Bytes, at offset: UInt64? = nil) throws(FileSystemError) {
+        var failure: FileSystemError?
+        var position = offset
+        for region in bytes.regions {
+            region.withUnsafeBytes { buffer in
+                do throws(FileSystemError) { try writeFully(buffer, at: position) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            if let current = position { position = current + UInt64(region.count) }
+        }
+    }
+
+    /// Flushes the file's data and inode to the disk (`fsync`).
+    public func sync() throws(FileSystemError) {
+        guard retryingOnInterrupt({ fsync(rawValue) }) == 0 else { throw FileSystemError(currentErrno, "flush", path: "") }
+    }
+
+    /// Flushes the whole file system holding this file (`syncfs`; `sync`
+    /// elsewhere): one call instead of one `fsync` per file, for a backup
+    /// that wrote thousands.
+    public func syncFileSystem() throws(FileSystemError) {
+        #if os(Linux)
+        guard c_syncfs(rawValue) == 0 else { throw FileSystemError(currentErrno, "flush the file system of", path: "") }
+        #else
+        Darwin.sync()
+        #endif
+    }
+
+    /// Sets the file's size (`ftruncate`).
+    public func truncate(to size: UInt64) throws(FileSystemError) {
+        guard retryingOnInterrupt({ ftruncate(rawValue, off_t(size)) }) == 0 else {
+            throw FileSystemError(currentErrno, "truncate", path: "")
+        }
+    }
+
+    /// Maps `size` bytes read-only; the `Data` unmaps when released.
+    public func map(size: Int) throws(FileSystemError) -> Data {
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, rawValue, 0),
+              address != UnsafeMutableRawPointer(bitPattern: -1) else {
+            throw FileSystemError(currentErrno, "map", path: "")
+        }
+        return Data(bytesNoCopy: address, count: size, deallocator: .custom { pointer, count in
+            _ = munmap(pointer, count)
+        })
+    }
+
+    /// Copies everything from the file position to the end into `output`
+    /// at its position: `copy_file_range` where the kernel and file system
+    /// can (the bytes never pass through this process, and a reflink file
+    /// system shares the blocks), else a read and write loop. Returns the
+    /// bytes copied.
+    @discardableResult
+    public func copyContents(to output: FileDescriptor) throws(FileSystemError) -> UInt64 {
+        var copied: UInt64 = 0
+        #if os(Linux)
+        while true {
+            let count = c_copy_file_range(rawValue, nil, output.rawValue, nil, 1 << 30, 0)
+            if count > 0 { copied += UInt64(count); continue }
+            if count == 0 { return copied }
+            if errno == EINTR { continue }
+            // Another file system, an old kernel, or a special file: fall
+            // back (only before the first byte, so nothing is copied twice).
+            if copied == 0 && (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) { break }
+            throw FileSystemError(currentErrno, "copy", path: "")
+        }
+        #endif
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try readSome(into: buffer)
+            if count == 0 { return copied }
+            try output.writeFully(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            copied += UInt64(count)
+        }
+    }
+}

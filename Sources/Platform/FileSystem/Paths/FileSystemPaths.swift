@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import SystemPackage
+
+/// The file system's capacity, as `statvfs` reports it.
+public struct FileSystemSpace: Sendable, Hashable {
+    public var total: UInt64
+    public var available: UInt64
+
+    public init(total: UInt64, available: UInt64) {
+        self.total = total
+        self.available = available
+    }
+}
+
+/// Operations on paths for what is not beneath a held directory: the
+/// roots themselves (where devices and backups live, a file named on the
+/// command line). Each opens the parent directory and works with `*at`
+/// calls from there, so the last component is never followed where the
+/// operation says it is not.
+public enum FileSystemPaths {
+    /// A path's parent directory and last component ("." for a bare name).
+    public static func split(_ path: String) -> (directory: String, name: String) {
+        var trimmed = path
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return (".", trimmed) }
+        let directory = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        return (directory, String(trimmed[trimmed.index(after: slash)...]))
+    }
+
+    /// Runs `body` with the open parent directory of `path` and its last component.
+    public static func withParent<T>(of path: String,
+                                     _ body: (FileDescriptor, String) throws(FileSystemError) -> T) throws(FileSystemError) -> T {
+        let (directory, name) = split(path)
+        let parent: FileDescriptor
+        do { parent = try FileDescriptor.openDirectory(atPath: directory) } catch { throw error.with(path: path) }
+        defer { parent.closeQuietly() }
+        do { return try body(parent, name) } catch { throw error.with(path: path) }
+    }
+
+    /// `lstat` (or `stat` with `followLinks`); nil when nothing is there.
+    public static func status(atPath path: String, followLinks: Bool = false) throws(FileSystemError) -> FileStatus? {
+        var info = CStat()
+        let result = followLinks ? stat(path, &info) : lstat(path, &info)
+        guard result == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw FileSystemError(currentErrno, "read the status of", path: path)
+        }
+        return FileStatus(info)
+    }
+
+    /// Whether anything, a link included, is at `path`.
+    public static func exists(atPath path: String) -> Bool { ((try? status(atPath: path)) ?? nil) != nil }
+
+    /// Whether `path` is a directory (a link is not).
+    public static func isDirectory(atPath path: String) -> Bool {
+        ((try? status(atPath: path)) ?? nil)?.isDirectory ?? false
+    }
+
+    /// Whether `path` is a regular file (links followed).
+    public static func isRegularFile(atPath path: String) -> Bool {
+        ((try? status(atPath: path, followLinks: true)) ?? nil)?.isRegularFile ?? false
+    }
+
+    /// Creates `path` and its missing parents.
+    public static func makeDirectories(atPath path: String, permissions: UInt32 = 0o755) throws(FileSystemError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            current += "/" + part
+            if mkdir(current, mode_t(permissions)) != 0 && errno != EEXIST {
+                throw FileSystemError(currentErrno, "create the directory", path: current)
+            }
+        }
+    }
+
+    /// The whole file at `path` (links followed), or nil when it does not exist.
+    public static func readFile(atPath path: String, mappedAbove threshold: Int = .max) throws(FileSystemError) -> Data? {
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(atPath: path, .readOnly) } catch {
+            if error.isNotFound { return nil }
+            throw error
+        }
+        defer { fd.closeQuietly() }
+        do { return try fd.readAll(mappedAbove: threshold) } catch { throw error.with(path: path) }
+    }
+
+    /// Replaces the file at `path` atomically (see
+    /// ``FileDescriptor/replaceAtomically(_:options:_:)``).
+    public static func writeAtomically<Bytes: DataProtocol>(_ bytes: Bytes, toPath path: String,
+                                                            options: AtomicWriteOptions = AtomicWriteOptions()) throws(FileSystemError) {
+        try withParent(of: path) { parent, name throws(FileSystemError) in
+            try parent.writeAtomically(bytes, to: name, options: options)
+        }
+    }
+
+    /// Renames `source` to `destination` (replacing a file or an empty directory there).
+    public static func rename(atPath source: String, to destination: String) throws(FileSystemError) {
+        guard c_rename(source, destination) == 0 else { throw FileSystemError(currentErrno, "rename", path: source) }
+    }
+
+    /// Swaps two existing paths in one step; false where the system cannot.
+    public static func exchange(atPath first: String, _ second: String) throws(FileSystemError) -> Bool {
+        let cwd = FileDescriptor(rawValue: AT_FDCWD)
+        return try cwd.exchange(first, second)
+    }
+
+    /// Removes the file at `path`; a missing one is fine.
+    public static func removeFile(atPath path: String) throws(FileSystemError) {
+        guard c_unlink(path) == 0 || errno == ENOENT else { throw FileSystemError(currentErrno, "remove", path: path) }
+    }
+
+    /// Removes the tree at `path` (a file, link or directory), never
+    /// following a link; a missing one is an empty tally.
+    @discardableResult
+    public static func removeTree(atPath path: String) throws(FileSystemError) -> TreeTally {
+        try withParent(of: path) { parent, name throws(FileSystemError) in try parent.removeTree(name) }
+    }
+
+    /// Removes what the directory at `path` holds, keeping it; a missing
+    /// directory is an empty tally.
+    public static func removeContents(atPath path: String, every: Int = 4096,
+                                      progress: ((TreeTally) -> Void)? = nil) throws(FileSystemError) -> TreeTally {
+        guard let directory = try openDirectoryIfPresent(path) else { return TreeTally() }
+        defer { directory.closeQuietly() }
+        do { return try directory.removeContents(every: every, progress: progress) } catch { throw error.with(path: path) }
+    }
+
+    /// What the directory at `path` holds, with its disk usage; a missing
+    /// directory is an empty tally.
+    public static func measureTree(atPath path: String) throws(FileSystemError) -> TreeTally {
+        guard let directory = try openDirectoryIfPresent(path) else { return TreeTally() }
+        defer { directory.closeQuietly() }
+        do { return try directory.measureTree() } catch { throw error.with(path: path) }
+    }
+
+    /// The names in the directory at `path`, bytewise sorted; a missing one is empty.
+    public static func entries(atPath path: String) throws(FileSystemError) -> [String] {
+        guard let directory = try openDirectoryIfPresent(path) else { return [] }
+        defer { directory.closeQuietly() }
+        do { return try directory.sortedEntries() } catch { throw error.with(path: path) }
+    }
+
+    /// The target of the link at `path`.
+    public static func readLink(atPath path: String) throws(FileSystemError) -> String {
+        try withParent(of: path) { parent, name throws(FileSystemError) in try parent.readLink(name) }
+    }
+
+    /// Flushes the directory at `path` (best effort: some file systems refuse).
+    public static func syncDirectory(atPath path: String) {
+        guard let fd = try? FileDescriptor.openDirectory(atPath: path) else { return }
+        try? fd.sync()
+        fd.closeQuietly()
+    }
+
+    /// The capacity of the file system holding `path`.
+    public static func space(atPath path: String) throws(FileSystemError) -> FileSystemSpace {
+        var info = CStatVFS()
+        guard statvfs(path, &info) == 0 else { throw FileSystemError(currentErrno, "read the capacity of", path: path) }
+        let unit = UInt64(info.f_frsize == 0 ? info.f_bsize : info.f_frsize)
+        return FileSystemSpace(total: UInt64(info.f_blocks) * unit, available: UInt64(info.f_bavail) * unit)
+    }
+
+    private static func openDirectoryIfPresent(_ path: String) throws(FileSystemError) -> FileDescriptor? {
+        do { return try FileDescriptor.openDirectory(atPath: path, followLinks: false) } catch {
+            if error.isNotFound || error.isNotDirectory { return nil }
+            throw error
+        }
+    }
+}
