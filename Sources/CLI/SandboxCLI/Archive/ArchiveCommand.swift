@@ -39,7 +39,7 @@ struct ArchivePrintCommand: ParsableCommand {
     func run() throws {
         try ArchiveCommandRunner.run(file) { unarchiver in
             var printer = ArchiveTreePrinter(unarchiver: unarchiver)
-            return Data(printer.render().utf8)
+            return Data(try printer.render().utf8)
         }
     }
 }

@@ -10,7 +10,12 @@ struct ArchiveJSON {
     /// Deeper levels are cut off, so a hostile chain cannot exhaust the stack.
     static let maximumDepth = 200
 
+    /// The most JSON values built: shared plain values are written out at
+    /// each use, so a few hundred bytes could otherwise become gigabytes.
+    static let maximumValueCount = 1 << 21
+
     private var emitted: Set<ObjectIdentifier> = []
+    private var valueCount = 0
 
     static func render(_ unarchiver: KeyedUnarchiver, raw: Bool) throws -> Data {
         let value: PropertyListValue
@@ -19,13 +24,21 @@ struct ArchiveJSON {
         } else {
             var builder = ArchiveJSON()
             var top = OrderedDictionary<String, PropertyListValue>()
-            for (key, entry) in try unarchiver.decodeTopLevelGraph() { top[key] = builder.json(entry, depth: 0) }
+            for (key, entry) in try unarchiver.decodeTopLevelGraph() {
+                top[key] = builder.json(entry, depth: 0)
+                if builder.valueCount > maximumValueCount { break }
+            }
+            guard builder.valueCount <= maximumValueCount else {
+                throw ArchiveOutputTooLarge(limit: maximumValueCount, unit: "values")
+            }
             value = .dictionary(["top": .dictionary(top)])
         }
         return try value.encoded(as: .json, options: PropertyListWriteOptions(sortsKeys: true, maximumDepth: 4 * maximumDepth + 16))
     }
 
     private mutating func json(_ value: ArchivedValue, depth: Int) -> PropertyListValue {
+        valueCount += 1
+        guard valueCount <= Self.maximumValueCount else { return .dictionary(["$truncated": true]) }
         guard depth < Self.maximumDepth else { return .dictionary(["$truncated": true]) }
         switch value {
         case .null: return .dictionary(["$null": true])
@@ -73,15 +86,34 @@ struct ArchiveJSON {
     /// `value` with what JSON cannot hold tagged: data and dates (which would
     /// otherwise read as strings) and non-finite reals.
     static func safe(_ value: PropertyListValue, depth: Int) -> PropertyListValue {
+        var converted: [UnsafeRawPointer: PropertyListValue] = [:]
+        return safe(value, depth: depth, memo: &converted)
+    }
+
+    /// A plain array or dictionary shared by several parents is converted
+    /// once and stays shared, so a "bomb" in `$objects` does not expand
+    /// here (the JSON writer's output limit then refuses it).
+    private static func safe(_ value: PropertyListValue, depth: Int,
+                             memo: inout [UnsafeRawPointer: PropertyListValue]) -> PropertyListValue {
         guard depth < 4 * maximumDepth else { return .dictionary(["$truncated": true]) }
         switch value {
+        case .array(let elements):
+            let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            if let identity, let done = memo[identity] { return done }
+            let result = PropertyListValue.array(elements.map { safe($0, depth: depth + 1, memo: &memo) })
+            if let identity { memo[identity] = result }
+            return result
+        case .dictionary(let entries):
+            let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            if let identity, let done = memo[identity] { return done }
+            let result = PropertyListValue.dictionary(entries.mapValues { safe($0, depth: depth + 1, memo: &memo) })
+            if let identity { memo[identity] = result }
+            return result
         case .data(let bytes): return .dictionary(["$data": .string(bytes.base64EncodedString())])
         case .date(let date):
-            return .dictionary(["$date": .string(DateText.iso8601(date) ?? "\(date.timeIntervalSinceReferenceDate)")])
+            return .dictionary(["$date": .string(PropertyListDateFormat.iso8601(date) ?? "\(date.timeIntervalSinceReferenceDate)")])
         case .real(let real) where !real.isFinite: return .dictionary(["$real": .string(real.description)])
         case .float(let real) where !real.isFinite: return .dictionary(["$real": .string(real.description)])
-        case .array(let elements): return .array(elements.map { safe($0, depth: depth + 1) })
-        case .dictionary(let entries): return .dictionary(entries.mapValues { safe($0, depth: depth + 1) })
         default: return value
         }
     }

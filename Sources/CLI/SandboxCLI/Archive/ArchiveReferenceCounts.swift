@@ -7,6 +7,9 @@ struct ArchiveReferenceCounts {
 
     init<Roots: Sequence>(roots: Roots) where Roots.Element == ArchivedValue {
         var pending = Array(roots)
+        // Plain arrays and dictionaries the reader shares (a hostile
+        // archive's "bomb") are walked once, by the identity of their storage.
+        var visitedPlain: Set<UnsafeRawPointer> = []
         while let value = pending.popLast() {
             switch value {
             case .object(let object) where object.archiveClass != nil:
@@ -16,8 +19,12 @@ struct ArchiveReferenceCounts {
                     pending.append(contentsOf: object.unkeyed)
                 }
             case .array(let elements):
+                let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                if let identity, !visitedPlain.insert(identity).inserted { continue }
                 pending.append(contentsOf: elements)
             case .dictionary(let entries):
+                let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                if let identity, !visitedPlain.insert(identity).inserted { continue }
                 pending.append(contentsOf: entries.values)
             default:
                 break

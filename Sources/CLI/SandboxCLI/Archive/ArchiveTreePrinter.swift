@@ -9,40 +9,62 @@ struct ArchiveTreePrinter {
     /// Deeper levels are elided, so a hostile chain cannot exhaust the stack.
     static let maximumDepth = 200
 
+    /// The most text printed: a few hundred bytes of shared plain values
+    /// could otherwise print gigabytes (each repeat is printed). 2 Mi lines
+    /// is more than an archive of a hundred megabytes prints.
+    static let maximumOutputSize = 1 << 27
+    static let maximumLineCount = 1 << 21
+
     private var lines: [String] = []
+    private var outputSize = 0
+    private var overLimit = false
     private var printed: Set<ObjectIdentifier> = []
     private var ancestors: Set<ObjectIdentifier> = []
     private var counts = ArchiveReferenceCounts(roots: [])
 
     init(unarchiver: KeyedUnarchiver) { self.unarchiver = unarchiver }
 
-    mutating func render() -> String {
-        do {
-            let top = try unarchiver.decodeTopLevelGraph()
-            counts = ArchiveReferenceCounts(roots: top.values)
-            for (key, value) in top { line(key, value, depth: 0) }
-        } catch {
-            lines.append("error: \(error)")
+    /// The tree's text; an archive that cannot be read, or whose text
+    /// would pass ``maximumOutputSize`` or ``maximumLineCount``, throws (and
+    /// prints nothing).
+    mutating func render() throws -> String {
+        let top = try unarchiver.decodeTopLevelGraph()
+        counts = ArchiveReferenceCounts(roots: top.values)
+        for (key, value) in top where !overLimit { line(key, value, depth: 0) }
+        guard !overLimit else {
+            throw ArchiveOutputTooLarge(limit: Self.maximumOutputSize, unit: "bytes or \(Self.maximumLineCount) lines")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Adds a line, or notes that the limits are passed and stops adding.
+    private mutating func append(_ text: String) {
+        guard !overLimit else { return }
+        outputSize += text.utf8.count + 1
+        if outputSize > Self.maximumOutputSize || lines.count >= Self.maximumLineCount {
+            overLimit = true
+            return
+        }
+        lines.append(text)
+    }
+
     private mutating func line(_ label: String, _ value: ArchivedValue, depth: Int) {
+        guard !overLimit else { return }
         let indent = String(repeating: "  ", count: depth)
         guard depth < Self.maximumDepth else {
-            lines.append("\(indent)\(label): … (deeper levels not shown)")
+            append("\(indent)\(label): … (deeper levels not shown)")
             return
         }
         switch value {
         case .null:
-            lines.append("\(indent)\(label): nil")
+            append("\(indent)\(label): nil")
         case .scalar(let plain):
-            lines.append("\(indent)\(label): \(Self.describe(plain))")
+            append("\(indent)\(label): \(Self.describe(plain))")
         case .array(let elements):
-            lines.append("\(indent)\(label): (\(elements.count) plain elements)")
+            append("\(indent)\(label): (\(elements.count) plain elements)")
             for (index, element) in elements.enumerated() { line("[\(index)]", element, depth: depth + 1) }
         case .dictionary(let entries):
-            lines.append("\(indent)\(label): (\(entries.count) plain entries)")
+            append("\(indent)\(label): (\(entries.count) plain entries)")
             for (key, entry) in entries { line(key, entry, depth: depth + 1) }
         case .object(let object):
             printObject(label, object, indent: indent, depth: depth)
@@ -51,17 +73,17 @@ struct ArchiveTreePrinter {
 
     private mutating func printObject(_ label: String, _ object: ArchivedObject, indent: String, depth: Int) {
         guard let archiveClass = object.archiveClass else {
-            lines.append("\(indent)\(label): \(object.inlineValue.map(Self.describe) ?? "?")")
+            append("\(indent)\(label): \(object.inlineValue.map(Self.describe) ?? "?")")
             return
         }
         let id = ObjectIdentifier(object)
         let number = object.archiveIndex.map { "#\($0)" } ?? "#?"
         if ancestors.contains(id) {
-            lines.append("\(indent)\(label): -> \(number) (cycle)")
+            append("\(indent)\(label): -> \(number) (cycle)")
             return
         }
         if printed.contains(id) {
-            lines.append("\(indent)\(label): -> \(number) (shared)")
+            append("\(indent)\(label): -> \(number) (shared)")
             return
         }
         printed.insert(id)
@@ -70,29 +92,29 @@ struct ArchiveTreePrinter {
         ancestors.insert(id)
         defer { ancestors.remove(id) }
         switch object.foundationValue {
-        case .string(let text)?: lines.append("\(head) \(Self.quote(text))")
-        case .number(let number)?: lines.append("\(head) \(Self.describe(number))")
-        case .data(let bytes)?: lines.append("\(head) \(Self.describe(.data(bytes)))")
-        case .date(let date)?: lines.append("\(head) \(Self.describe(.date(date)))")
-        case .uuid(let uuid)?: lines.append("\(head) \(uuid.uuidString)")
-        case .url(let url)?: lines.append("\(head) \(url.absoluteString)")
-        case .null?: lines.append("\(head)")
-        case .special(let special)?: lines.append("\(head) \(special)")
+        case .string(let text)?: append("\(head) \(Self.quote(text))")
+        case .number(let number)?: append("\(head) \(Self.describe(number))")
+        case .data(let bytes)?: append("\(head) \(Self.describe(.data(bytes)))")
+        case .date(let date)?: append("\(head) \(Self.describe(.date(date)))")
+        case .uuid(let uuid)?: append("\(head) \(uuid.uuidString)")
+        case .url(let url)?: append("\(head) \(url.absoluteString)")
+        case .null?: append("\(head)")
+        case .special(let special)?: append("\(head) \(special)")
         case .array(let elements)?, .set(let elements)?, .orderedSet(let elements)?:
-            lines.append("\(head) (\(elements.count) elements)")
+            append("\(head) (\(elements.count) elements)")
             for (index, element) in elements.enumerated() { line("[\(index)]", element, depth: depth + 1) }
         case .countedSet(let entries)?:
-            lines.append("\(head) (\(entries.count) distinct elements)")
+            append("\(head) (\(entries.count) distinct elements)")
             for (index, entry) in entries.enumerated() { line("[\(index)] ×\(entry.count)", entry.element, depth: depth + 1) }
         case .dictionary(let entries)?:
-            lines.append("\(head) (\(entries.count) entries)")
+            append("\(head) (\(entries.count) entries)")
             for entry in entries {
                 let key = entry.key.stringValue.map(Self.quote) ?? "key"
                 line(key, entry.value, depth: depth + 1)
             }
         case nil:
             let chain = archiveClass.classes.count > 1 ? " (\(archiveClass.classes.dropFirst().joined(separator: " : ")))" : ""
-            lines.append(head + chain)
+            append(head + chain)
             for (key, field) in object.fields { line(key, field, depth: depth + 1) }
             for (index, field) in object.unkeyed.enumerated() { line("$\(index)", field, depth: depth + 1) }
         }
@@ -125,7 +147,8 @@ struct ArchiveTreePrinter {
         case .real(let real): return real.description
         case .float(let real): return real.description
         case .bool(let flag): return flag ? "true" : "false"
-        case .date(let date): return DateText.iso8601(date) ?? DateText.readable(date)
+        // With the fraction of a second, as the JSON writer keeps it.
+        case .date(let date): return PropertyListDateFormat.iso8601(date) ?? DateText.readable(date)
         case .data(let bytes):
             let shown = bytes.prefix(32).map { String(format: "%02x", $0) }.joined()
             return "<\(bytes.count) bytes\(bytes.isEmpty ? "" : ": ")\(shown)\(bytes.count > 32 ? "…" : "")>"

@@ -67,6 +67,9 @@ struct PlistRunner {
     /// write OpenStep, so it never turns a JSON file into one.
     static func decode(_ data: Data) throws -> (value: PropertyListValue, format: PropertyListFormat) {
         let format = PropertyListFormat.detect(data)
+        if let foreign = ForeignFormat.detect(data) {
+            throw PlistCommandError("this is \(foreign.displayName), not a property list")
+        }
         guard format == .openStep else { return (try PropertyListValue.decode(data, as: format), format) }
         do {
             return (try JSONPropertyListReader().read(data), .json)

@@ -1,3 +1,4 @@
+import PropertyList
 /// An error reading or writing a keyed archive: what went wrong, and where.
 ///
 /// Every problem an archive can have — a damaged property list, a reference
@@ -71,7 +72,7 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         var text = "keyed archive: \(message)"
         var places: [String] = []
         if let objectIndex { places.append("object \(objectIndex)") }
-        if let key { places.append("key \"\(key)\"") }
+        if let key { places.append("key \(InputExcerpt.quoted(key))") }
         if let path { places.append(path) }
         if !places.isEmpty { text += " (at \(places.joined(separator: ", ")))" }
         return text

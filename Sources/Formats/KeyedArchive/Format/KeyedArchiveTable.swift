@@ -45,7 +45,7 @@ public struct KeyedArchiveTable: Hashable, Sendable {
             throw KeyedArchiveError(.wrongArchiver, "$archiver is missing or not a string")
         }
         guard archiver == KeyedArchiveFormat.archiverName else {
-            throw KeyedArchiveError(.wrongArchiver, "$archiver is \"\(archiver)\", not \"\(KeyedArchiveFormat.archiverName)\"")
+            throw KeyedArchiveError(.wrongArchiver, "$archiver is \(InputExcerpt.quoted(archiver)), not \"\(KeyedArchiveFormat.archiverName)\"")
         }
         guard let version = root[KeyedArchiveFormat.versionKey]?.int64Value, version == KeyedArchiveFormat.version else {
             throw KeyedArchiveError(.unsupportedVersion, "$version is \(root[KeyedArchiveFormat.versionKey].map(Self.describe) ?? "missing"), not 100000")
@@ -88,7 +88,7 @@ public struct KeyedArchiveTable: Hashable, Sendable {
     static func describe(_ value: PropertyListValue) -> String {
         switch value {
         case .integer(let integer): integer.description
-        case .string(let string): "\"\(string)\""
+        case .string(let string): "\(InputExcerpt.quoted(string))"
         default: "a \(value.typeName)"
         }
     }

@@ -101,7 +101,7 @@ public enum KeyedArchiveSpecialValue: Hashable, Sendable, KeyedArchiveRepresenta
             throw KeyedArchiveError(.keyNotFound, objectIndex: coder.currentIndex, key: key, "the NSValue has no \(key)")
         }
         guard let numbers = parse(text), numbers.count == count else {
-            throw KeyedArchiveError(.typeMismatch, objectIndex: coder.currentIndex, key: key, "\"\(text)\" is not \(count) numbers")
+            throw KeyedArchiveError(.typeMismatch, objectIndex: coder.currentIndex, key: key, "\(InputExcerpt.quoted(text)) is not \(count) numbers")
         }
         return numbers
     }

@@ -20,7 +20,7 @@ extension URL: KeyedArchiveRepresentable {
             let base = try coder.decodeIfPresent(URL.self, forKey: FoundationKeys.base)
             let relative = try coder.decode(String.self, forKey: FoundationKeys.relative)
             guard let url = URL(string: relative, relativeTo: base) else {
-                throw KeyedArchiveError(.typeMismatch, objectIndex: coder.currentIndex, key: FoundationKeys.relative, "\"\(relative)\" is not a URL")
+                throw KeyedArchiveError(.typeMismatch, objectIndex: coder.currentIndex, key: FoundationKeys.relative, "\(InputExcerpt.quoted(relative)) is not a URL")
             }
             return url
         }

@@ -71,6 +71,12 @@ public final class ArchivedObject: Hashable, KeyedArchiveRepresentable {
         set { fields[key] = newValue }
     }
 
+    deinit {
+        // A long chain would otherwise be freed by nested deinits; see
+        // ArchivedObject+Teardown.swift.
+        if !fields.isEmpty || !unkeyed.isEmpty || foundationValue?.holdsValues == true { releaseChildrenIteratively() }
+    }
+
     public static func == (lhs: ArchivedObject, rhs: ArchivedObject) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 

@@ -88,11 +88,19 @@ extension KeyedUnarchiver {
             if reference.value == 0 { return .null }
             return .object(try shell(at: checkedIndex(reference, key: key)))
         case .array(let elements):
-            return .array(try elements.map { try convert($0, key: key) })
+            let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            if let identity, let done = convertedPlainValues[identity] { return done }
+            let result = ArchivedValue.array(try elements.map { try convert($0, key: key) })
+            if let identity { convertedPlainValues[identity] = result }
+            return result
         case .dictionary(let entries):
-            var result = OrderedDictionary<String, ArchivedValue>()
-            for (entryKey, value) in entries { result[entryKey] = try convert(value, key: key) }
-            return .dictionary(result)
+            let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            if let identity, let done = convertedPlainValues[identity] { return done }
+            var converted = OrderedDictionary<String, ArchivedValue>()
+            for (entryKey, value) in entries { converted[entryKey] = try convert(value, key: key) }
+            let result = ArchivedValue.dictionary(converted)
+            if let identity { convertedPlainValues[identity] = result }
+            return result
         default:
             return .scalar(stored)
         }
@@ -152,5 +160,6 @@ extension KeyedUnarchiver {
         }
         graphObjects = [:]
         pendingGraphObjects = []
+        convertedPlainValues = [:]
     }
 }

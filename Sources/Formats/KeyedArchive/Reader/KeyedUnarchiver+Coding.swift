@@ -172,13 +172,13 @@ extension KeyedUnarchiver {
     /// Reads the entry `key` of `$top` as `type`.
     public func decodeTopLevel<T: KeyedArchiveRepresentable>(_ type: T.Type, forKey key: String) throws -> T {
         guard let stored = table.top[KeyedArchiveFormat.escape(key)] else {
-            throw KeyedArchiveError(.missingRoot, key: key, "$top has no \"\(key)\" entry")
+            throw KeyedArchiveError(.missingRoot, key: key, "$top has no \(InputExcerpt.quoted(key)) entry")
         }
         guard case .uid(let reference) = stored else {
-            throw KeyedArchiveError(.invalidReference, key: key, "$top[\"\(key)\"] is a \(stored.typeName), not a UID")
+            throw KeyedArchiveError(.invalidReference, key: key, "$top[\(InputExcerpt.quoted(key))] is a \(stored.typeName), not a UID")
         }
         guard let value = try withTopLevel({ try decodeReference(reference, as: type, key: key) }) else {
-            throw KeyedArchiveError(.missingRoot, key: key, "$top[\"\(key)\"] is nil")
+            throw KeyedArchiveError(.missingRoot, key: key, "$top[\(InputExcerpt.quoted(key))] is nil")
         }
         return value
     }

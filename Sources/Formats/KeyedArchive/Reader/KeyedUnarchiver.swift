@@ -38,6 +38,11 @@ public final class KeyedUnarchiver {
     var graphObjects: [Int: ArchivedObject] = [:]
     var pendingGraphObjects: [ArchivedObject] = []
     var fillingGraph = false
+    /// Plain arrays and dictionaries already converted for the generic
+    /// graph, by the identity of their stored elements: a shared plain
+    /// sub-tree (a "bomb" of a few hundred bytes) is converted once and
+    /// stays shared instead of expanding.
+    var convertedPlainValues: [UnsafeRawPointer: ArchivedValue] = [:]
     var classAliases: [ObjectIdentifier: [String]] = [:]
     /// With secure decoding on, the only class names an object may have.
     public private(set) var allowedClassNames: Set<String>?

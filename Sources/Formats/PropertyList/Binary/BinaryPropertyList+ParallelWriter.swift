@@ -20,7 +20,7 @@ extension BinaryPropertyListWriter {
     /// from the start to throw the error it meets first.
     func census(of value: PropertyListValue) throws -> PropertyListCensus {
         if let census = censusInParts(of: value) { return census }
-        return try PropertyListCensus(of: value, format: .binary, maximumObjectCount: maximumObjectCount,
+        return try PropertyListCensus(of: value, format: .binary, maximumObjectCount: objectCap,
                                       maximumDepth: maximumDepth, recordingRootChildren: true)
     }
 
@@ -36,7 +36,7 @@ extension BinaryPropertyListWriter {
         default: return nil
         }
         guard values.count >= 2, var census = try? PropertyListCensus(rootOf: value, valuesBefore: 1, format: .binary,
-                                                                         maximumObjectCount: maximumObjectCount,
+                                                                         maximumObjectCount: objectCap,
                                                                          maximumDepth: maximumDepth) else { return nil }
         let (rest, overflow) = (census.objects - objectsBeforeValues).multipliedReportingOverflow(by: values.count - 1)
         if overflow || census.objects + rest >= parallelThreshold {
@@ -48,17 +48,17 @@ extension BinaryPropertyListWriter {
             census.add(back)
         } else {
             do {
-                try census.countRootValues(values[1...], format: .binary, maximumObjectCount: maximumObjectCount,
+                try census.countRootValues(values[1...], format: .binary, maximumObjectCount: objectCap,
                                            maximumDepth: maximumDepth)
             } catch {
                 return nil
             }
         }
-        return census.objects <= maximumObjectCount ? census : nil
+        return census.objects <= objectCap ? census : nil
     }
 
     private func census(ofValues values: ArraySlice<PropertyListValue>) throws -> PropertyListCensus {
-        try PropertyListCensus(rootValues: values, format: .binary, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
+        try PropertyListCensus(rootValues: values, format: .binary, maximumObjectCount: objectCap, maximumDepth: maximumDepth)
     }
 
     /// Encodes `value` on two threads, or returns nil if its root has fewer

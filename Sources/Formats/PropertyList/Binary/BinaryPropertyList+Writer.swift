@@ -16,6 +16,8 @@ public struct BinaryPropertyListWriter: Sendable {
     /// that shares sub-trees, such as one read from a "billion laughs" file,
     /// is refused here instead of being expanded.
     public var maximumObjectCount: Int
+    /// The largest output written; see ``PropertyListLimits/maximumOutputSize``.
+    public var maximumOutputSize: Int = PropertyListLimits.default.maximumOutputSize
 
     /// Creates a writer.
     public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth,
@@ -23,6 +25,10 @@ public struct BinaryPropertyListWriter: Sendable {
         self.maximumDepth = maximumDepth
         self.maximumObjectCount = maximumObjectCount
     }
+
+    /// The object limit counted with: every object written takes at least a
+    /// byte, so more objects than ``maximumOutputSize`` can never fit.
+    var objectCap: Int { min(maximumObjectCount, maximumOutputSize) }
 
     /// Values with at least this many objects (and a root of two or more
     /// children) are encoded on two threads; see
@@ -32,7 +38,12 @@ public struct BinaryPropertyListWriter: Sendable {
 
     /// Encodes `value` as a binary property list.
     public func write(_ value: PropertyListValue) throws -> Data {
-        let census = try census(of: value)
+        let census = try PropertyListCensus.forWriting(value, format: .binary, maximumObjectCount: maximumObjectCount,
+                                                       maximumDepth: maximumDepth, maximumOutputSize: maximumOutputSize) { limit in
+            var counting = self
+            counting.maximumObjectCount = limit
+            return try counting.census(of: value)
+        }
         // Object numbers are kept in 32-bit words while writing (see ScalarTable).
         guard census.objects < Int(UInt32.max) else {
             throw PropertyListError(.objectLimitExceeded, format: .binary,
@@ -95,7 +106,10 @@ struct BinaryPlistEmitter {
     init(referenceSize: Int, isFragment: Bool, share: EmitterShare) {
         self.referenceSize = referenceSize
         self.isFragment = isFragment
-        output = ByteBuffer(capacity: share.scalarBytes + share.references * referenceSize + share.objects * 2 + 64)
+        // The census counts a shared scalar each time it occurs, but it is
+        // written once: a wide "bomb" (a million references to one long
+        // string) would reserve gigabytes. Start at most at 64 MiB and grow.
+        output = ByteBuffer(capacity: min(share.scalarBytes + share.references * referenceSize + share.objects * 2 + 64, 1 << 26))
         offsets.reserveCapacity(share.objects)
         scalars = ScalarTable(expectedCount: share.distinctScalars, maximumObjects: share.maximumObjects)
         if isFragment {

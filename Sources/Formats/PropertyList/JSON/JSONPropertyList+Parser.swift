@@ -85,7 +85,7 @@ struct JSONParser: TextPropertyListParser {
             let key = try parseString()
             skipWhitespace()
             guard byte(at: position) == UInt8(ascii: ":") else {
-                throw failure(.syntax, at: position, "expected ':' after the key \"\(key)\", found \(describe(at: position))")
+                throw failure(.syntax, at: position, "expected ':' after the key \(InputExcerpt.quoted(key)), found \(describe(at: position))")
             }
             position += 1
             skipWhitespace()

@@ -32,6 +32,8 @@ public struct JSONPropertyListWriter: Sendable {
     /// Whether to indent with newlines and two spaces (`true`, the default)
     /// or write everything on one line without spaces.
     public var prettyPrinted: Bool
+    /// The largest output written; see ``PropertyListLimits/maximumOutputSize``.
+    public var maximumOutputSize: Int = PropertyListLimits.default.maximumOutputSize
 
     /// Creates a writer.
     public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth) {
@@ -46,9 +48,11 @@ public struct JSONPropertyListWriter: Sendable {
 
     /// Encodes `value` as JSON.
     public func write(_ value: PropertyListValue) throws -> Data {
+        try PropertyListCensus.checkTextOutput(of: value, format: .json, maximumDepth: maximumDepth,
+                                               maximumOutputSize: maximumOutputSize)
         var emitter = JSONEmitter(prettyPrinted: prettyPrinted, maximumDepth: maximumDepth)
         try emitter.write(value, depth: 0)
-        return Data(emitter.output.bytes)
+        return emitter.output.takeData()
     }
 }
 

@@ -85,7 +85,7 @@ extension OpenStepParser {
             case UInt8(ascii: "B"): "Y or N"
             default: "YYYY-MM-DD HH:MM:SS +ZZZZ"
             }
-            throw failure(.invalidScalar, at: open, "invalid GNUstep \(name) \"\(shown)\": expected \(form)")
+            throw failure(.invalidScalar, at: open, "invalid GNUstep \(name) \(InputExcerpt.quoted(shown)): expected \(form)")
         }
         return value
     }

@@ -146,10 +146,10 @@ struct OpenStepParser: TextPropertyListParser {
                 value = try parseValue(depth: depth + 1)
                 try skipTrivia()
             } else {
-                throw failure(.syntax, at: position, "expected '=' or ';' after the key \"\(key)\", found \(describe(at: position))")
+                throw failure(.syntax, at: position, "expected '=' or ';' after the key \(InputExcerpt.quoted(key)), found \(describe(at: position))")
             }
             guard byte(at: position) == UInt8(ascii: ";") else {
-                throw failure(.syntax, at: position, "expected ';' after the value for the key \"\(key)\", found \(describe(at: position))")
+                throw failure(.syntax, at: position, "expected ';' after the value for the key \(InputExcerpt.quoted(key)), found \(describe(at: position))")
             }
             position += 1
             entries[key] = value

@@ -34,6 +34,8 @@ import Foundation
 public struct OpenStepPropertyListWriter: Sendable {
     /// The deepest nesting of arrays and dictionaries written.
     public var maximumDepth: Int
+    /// The largest output written; see ``PropertyListLimits/maximumOutputSize``.
+    public var maximumOutputSize: Int = PropertyListLimits.default.maximumOutputSize
     /// Whether integers, reals, Booleans, dates and UIDs are written in
     /// GNUstep's typed forms (lossless) rather than as plain strings.
     public var typedScalars: Bool
@@ -56,10 +58,12 @@ public struct OpenStepPropertyListWriter: Sendable {
     /// for a date that is not finite or lies more than 2⁵³ seconds from 2001,
     /// with the key path of the offending value.
     public func write(_ value: PropertyListValue) throws -> Data {
+        try PropertyListCensus.checkTextOutput(of: value, format: .openStep, maximumDepth: maximumDepth,
+                                               maximumOutputSize: maximumOutputSize)
         var emitter = OpenStepEmitter(typedScalars: typedScalars, maximumDepth: maximumDepth)
         try emitter.write(value, depth: 0)
         emitter.output.append(0x0A)
-        return Data(emitter.output.bytes)
+        return emitter.output.takeData()
     }
 }
 

@@ -14,6 +14,11 @@ struct PropertyListCensus {
     var references = 0
     /// An estimate of the bytes scalars take when encoded.
     var scalarBytes = 0
+    /// The fewest bytes any text format (XML, JSON, OpenStep) can write
+    /// this value in: every string and key with its quotes, every datum in
+    /// base64, one byte per other scalar and two per container, repeats
+    /// counted (text cannot share).
+    var minimumTextBytes = 0
     /// With `recordingRootChildren`: `objects` as counted after each child of
     /// a container root (each value, for a dictionary), so the binary writer
     /// can split the root's children into halves of about equal work.
@@ -74,6 +79,7 @@ struct PropertyListCensus {
         keys += following.keys
         references += following.references
         scalarBytes += following.scalarBytes
+        minimumTextBytes += following.minimumTextBytes
         rootChildEnds.reserveCapacity(rootChildEnds.count + following.rootChildEnds.count)
         for end in following.rootChildEnds { rootChildEnds.append(base + end) }
     }
@@ -91,6 +97,7 @@ struct PropertyListCensus {
         case .array(let elements):
             guard depth < maximumDepth else { throw Self.tooDeep(format, maximumDepth) }
             references += elements.count
+            minimumTextBytes += 2 + elements.count
             for element in elements[..<(valueLimit ?? elements.count)] {
                 try count(element, depth: depth + 1, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
             }
@@ -100,19 +107,26 @@ struct PropertyListCensus {
             scalars += entries.count
             keys += entries.count
             objects += entries.count
-            scalarBytes += keyBytes(entries.keys)
+            let keys = keyBytes(entries.keys)
+            scalarBytes += keys
+            // A key's estimate is its UTF-8 length + 3; written, it takes at
+            // least its length + 2 quotes, + a separator from its value.
+            minimumTextBytes += 2 + keys + entries.count
             for element in entries.values.elements[..<(valueLimit ?? entries.count)] {
                 try count(element, depth: depth + 1, format: format, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
             }
         case .string(let string):
             scalars += 1
             scalarBytes += string.utf8.count + 3
+            minimumTextBytes += string.utf8.count + 2
         case .data(let data):
             scalars += 1
             scalarBytes += data.count + 3
+            minimumTextBytes += (data.count + 2) / 3 * 4 + 2
         default:
             scalars += 1
             scalarBytes += 9
+            minimumTextBytes += 1
         }
         if depth == 1, recordsRootChildren { rootChildEnds.append(objects) }
     }
@@ -127,6 +141,50 @@ struct PropertyListCensus {
         for key in keys { bytes += key.utf8.count + 3 }
         if let storage { lastKeys = (storage, keys.count, bytes) }
         return bytes
+    }
+
+    /// The fewest bytes a binary property list can write this value in:
+    /// scalars are shared, but every container is written out, with one
+    /// byte of marker and at least one byte per reference it holds.
+    var minimumBinaryBytes: Int { (objects - scalars) + references + 40 }
+
+    /// Throws ``PropertyListError/Code/outputLimitExceeded`` when the least
+    /// `format` can write this value in is over `maximumOutputSize` bytes:
+    /// checked before a writer allocates anything.
+    func checkOutputSize(_ format: PropertyListFormat, maximumOutputSize: Int) throws {
+        let least = format == .binary ? minimumBinaryBytes : minimumTextBytes
+        guard least <= maximumOutputSize else {
+            throw PropertyListError(.outputLimitExceeded, format: format,
+                                    "value would take at least \(least) bytes written out (shared values repeat), over the limit of \(maximumOutputSize)")
+        }
+    }
+
+    /// Counts `value` for a text writer that needs no census of its own
+    /// (JSON, OpenStep) and refuses it if its output would be over
+    /// `maximumOutputSize`, in bounded time and before any output (see
+    /// ``forWriting(_:format:maximumObjectCount:maximumDepth:maximumOutputSize:count:)``).
+    static func checkTextOutput(of value: PropertyListValue, format: PropertyListFormat, maximumDepth: Int,
+                                maximumOutputSize: Int) throws {
+        do {
+            _ = try forWriting(value, format: format, maximumObjectCount: PropertyListLimits.default.maximumObjectCount,
+                               maximumDepth: maximumDepth + 1, maximumOutputSize: maximumOutputSize) { limit in
+                try PropertyListCensus(of: value, format: format, maximumObjectCount: limit, maximumDepth: maximumDepth + 1)
+            }
+        } catch let error as PropertyListError where error.code == .depthLimitExceeded {
+            return  // too deep to write: the writer says so, with the key path
+        }
+    }
+
+    /// A writer counts at most `min(maximumObjectCount, maximumOutputSize)`
+    /// objects, since each takes at least a byte: when the output limit was
+    /// the lower one, running out of objects means the output is too large,
+    /// and the error says so.
+    static func retyped(_ error: Error, format: PropertyListFormat, maximumObjectCount: Int,
+                        maximumOutputSize: Int) -> Error {
+        guard let error = error as? PropertyListError, error.code == .objectLimitExceeded,
+              maximumOutputSize < maximumObjectCount else { return error }
+        return PropertyListError(.outputLimitExceeded, format: format,
+                                 "value would take more than \(maximumOutputSize) bytes written out (shared values repeat), over the output limit")
     }
 
     static func tooDeep(_ format: PropertyListFormat, _ maximumDepth: Int) -> PropertyListError {

@@ -68,6 +68,8 @@ public struct PropertyListError: Error, Hashable, Sendable, CustomStringConverti
         public static let objectLimitExceeded = Code(rawValue: "objectLimitExceeded")
         /// An input larger than ``PropertyListLimits/maximumInputSize``.
         public static let sizeLimitExceeded = Code(rawValue: "sizeLimitExceeded")
+        /// An output that would be larger than ``PropertyListLimits/maximumOutputSize``.
+        public static let outputLimitExceeded = Code(rawValue: "outputLimitExceeded")
         /// Text that is not valid in its declared encoding.
         public static let invalidEncoding = Code(rawValue: "invalidEncoding")
         /// Text that does not follow the format's grammar.

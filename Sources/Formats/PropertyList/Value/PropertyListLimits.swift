@@ -8,15 +8,24 @@ public struct PropertyListLimits: Hashable, Sendable {
     public var maximumObjectCount: Int
     /// The largest input, in bytes.
     public var maximumInputSize: Int
+    /// The largest output a writer produces, in bytes. A few hundred bytes
+    /// of shared sub-trees can stand for gigabytes once written out in a
+    /// format that cannot share (XML, JSON, OpenStep, or binary containers),
+    /// so every writer measures the least its output can be before it
+    /// allocates anything, and refuses a value over this limit.
+    public var maximumOutputSize: Int
 
     /// Creates limits.
-    public init(maximumDepth: Int = 512, maximumObjectCount: Int = 1 << 26, maximumInputSize: Int = 1 << 31) {
+    public init(maximumDepth: Int = 512, maximumObjectCount: Int = 1 << 26, maximumInputSize: Int = 1 << 31,
+                maximumOutputSize: Int = 1 << 28) {
         self.maximumDepth = maximumDepth
         self.maximumObjectCount = maximumObjectCount
         self.maximumInputSize = maximumInputSize
+        self.maximumOutputSize = maximumOutputSize
     }
 
-    /// macOS and Linux's limits: depth 512, 64 Mi objects, 2 GiB.
+    /// macOS and Linux's limits: depth 512, 64 Mi objects, 2 GiB in, and
+    /// (ours) 256 MiB out.
     public static let `default` = PropertyListLimits()
     /// iOS's depth limit of 128.
     public static let iOS = PropertyListLimits(maximumDepth: 128)

@@ -8,11 +8,16 @@ public struct PropertyListWriteOptions: Hashable, Sendable {
     public var sortsKeys: Bool
     /// The deepest nesting written.
     public var maximumDepth: Int
+    /// The largest output written (see ``PropertyListLimits/maximumOutputSize``):
+    /// a value that would be larger is refused before anything is allocated.
+    public var maximumOutputSize: Int
 
     /// Creates options.
-    public init(sortsKeys: Bool = false, maximumDepth: Int = PropertyListLimits.default.maximumDepth) {
+    public init(sortsKeys: Bool = false, maximumDepth: Int = PropertyListLimits.default.maximumDepth,
+                maximumOutputSize: Int = PropertyListLimits.default.maximumOutputSize) {
         self.sortsKeys = sortsKeys
         self.maximumDepth = maximumDepth
+        self.maximumOutputSize = maximumOutputSize
     }
 }
 
@@ -33,11 +38,12 @@ extension PropertyListValue {
 
     /// Decodes a property list in the given format.
     public static func decode(_ data: Data, as format: PropertyListFormat, limits: PropertyListLimits = .default) throws -> PropertyListValue {
+        if format != .binary && format != .xml { try ForeignFormat.refuse(data, as: format) }
         switch format {
-        case .binary: try BinaryPropertyListReader(limits: limits).read(data)
-        case .xml: try XMLPropertyListReader(limits: limits).read(data)
-        case .openStep: try OpenStepPropertyListReader(limits: limits).read(data)
-        case .json: try JSONPropertyListReader(limits: limits).read(data)
+        case .binary: return try BinaryPropertyListReader(limits: limits).read(data)
+        case .xml: return try XMLPropertyListReader(limits: limits).read(data)
+        case .openStep: return try OpenStepPropertyListReader(limits: limits).read(data)
+        case .json: return try JSONPropertyListReader(limits: limits).read(data)
         }
     }
 
@@ -45,23 +51,53 @@ extension PropertyListValue {
     public func encoded(as format: PropertyListFormat, options: PropertyListWriteOptions = .init()) throws -> Data {
         let value = options.sortsKeys ? sortingKeys() : self
         switch format {
-        case .binary: return try BinaryPropertyListWriter(maximumDepth: options.maximumDepth).write(value)
-        case .xml: return try XMLPropertyListWriter(maximumDepth: options.maximumDepth).write(value)
-        case .openStep: return try OpenStepPropertyListWriter(maximumDepth: options.maximumDepth).write(value)
-        case .json: return try JSONPropertyListWriter(maximumDepth: options.maximumDepth).write(value)
+        case .binary:
+            var writer = BinaryPropertyListWriter(maximumDepth: options.maximumDepth)
+            writer.maximumOutputSize = options.maximumOutputSize
+            return try writer.write(value)
+        case .xml:
+            var writer = XMLPropertyListWriter(maximumDepth: options.maximumDepth)
+            writer.maximumOutputSize = options.maximumOutputSize
+            return try writer.write(value)
+        case .openStep:
+            var writer = OpenStepPropertyListWriter(maximumDepth: options.maximumDepth)
+            writer.maximumOutputSize = options.maximumOutputSize
+            return try writer.write(value)
+        case .json:
+            var writer = JSONPropertyListWriter(maximumDepth: options.maximumDepth)
+            writer.maximumOutputSize = options.maximumOutputSize
+            return try writer.write(value)
         }
     }
 
     /// This value with every dictionary's keys sorted by UTF-16 code units,
     /// the order CF's `CFStringCompare` gives.
+    ///
+    /// A container shared by several parents (as a decoded file's shared
+    /// objects are) is sorted once and stays shared in the result, so a
+    /// small "bomb" never expands here.
     public func sortingKeys() -> PropertyListValue {
+        var sorted: [UnsafeRawPointer: PropertyListValue] = [:]
+        return sortingKeys(memo: &sorted)
+    }
+
+    private func sortingKeys(memo: inout [UnsafeRawPointer: PropertyListValue]) -> PropertyListValue {
         switch self {
         case .array(let elements):
-            return .array(elements.map { $0.sortingKeys() })
+            // The element storage identifies the array while `self` is alive.
+            let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            if let identity, let done = memo[identity] { return done }
+            let result = PropertyListValue.array(elements.map { $0.sortingKeys(memo: &memo) })
+            if let identity { memo[identity] = result }
+            return result
         case .dictionary(var entries):
+            let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            if let identity, let done = memo[identity] { return done }
             entries.sort { lhs, rhs in lhs.key.utf16.lexicographicallyPrecedes(rhs.key.utf16) }
-            for index in entries.values.indices { entries.values[index] = entries.values[index].sortingKeys() }
-            return .dictionary(entries)
+            for index in entries.values.indices { entries.values[index] = entries.values[index].sortingKeys(memo: &memo) }
+            let result = PropertyListValue.dictionary(entries)
+            if let identity { memo[identity] = result }
+            return result
         default:
             return self
         }

@@ -105,7 +105,7 @@ extension XMLPlistParser {
             let (key, keyHash) = keyTag.isEmpty ? ("", XMLKeyCache.keyHash(DictionaryKeyCheck.hash(UnsafeRawBufferPointer(start: nil, count: 0)), isASCII: true))
                 : try readKey(openedAt: keyStart)
             try skipMisc()
-            guard position < end else { throw failure(.truncated, "input ends after the dictionary key \"\(key)\"") }
+            guard position < end else { throw failure(.truncated, "input ends after the dictionary key \(InputExcerpt.quoted(key))") }
             parts.keys.append(key)
             parts.keyHashes.append(keyHash)
             parts.values.append(try parseValue(depth: depth + 1))

@@ -308,7 +308,7 @@ struct XMLPlistParser {
         case .date:
             let range = try scalarContent(tag, openedAt: start)
             guard let date = XMLDateFormat.parse(UnsafeRawBufferPointer(rebasing: text[range])) else {
-                throw failure(.invalidScalar, at: start, "\"\(string(range))\" is not a date of the form YYYY-MM-DDTHH:MM:SSZ")
+                throw failure(.invalidScalar, at: start, "\(InputExcerpt.quoted(string(range))) is not a date of the form YYYY-MM-DDTHH:MM:SSZ")
             }
             return .date(date)
         case .true, .false:
@@ -454,14 +454,14 @@ struct XMLPlistParser {
         case "quot": buffer.append(UInt8(ascii: "\""))
         default:
             guard nameText.hasPrefix("#") else {
-                throw failure(.syntax, at: start, "unknown entity &\(nameText);")
+                throw failure(.syntax, at: start, "unknown entity \(InputExcerpt.quoted("&" + nameText + ";"))")
             }
             let isHex = nameText.hasPrefix("#x") || nameText.hasPrefix("#X")
             let digits = nameText.dropFirst(isHex ? 2 : 1)
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }),
                   let code = UInt32(digits, radix: isHex ? 16 : 10),
                   let scalar = Unicode.Scalar(code), code != 0 else {
-                throw failure(.syntax, at: start, "invalid character reference &\(nameText);")
+                throw failure(.syntax, at: start, "invalid character reference \(InputExcerpt.quoted("&" + nameText + ";"))")
             }
             TextDecoding.appendUTF8(scalar.value, to: &buffer)
         }

@@ -37,11 +37,11 @@ extension XMLPlistParser {
             index += 1
         }
         guard valid else {
-            throw failure(.invalidScalar, at: start, "\"\(string(range))\" is not an integer in −2^63 … 2^64−1")
+            throw failure(.invalidScalar, at: start, "\(InputExcerpt.quoted(string(range))) is not an integer in −2^63 … 2^64−1")
         }
         if !negative { return PropertyListInteger(magnitude) }
         guard magnitude <= UInt64(Int64.max) + 1 else {
-            throw failure(.invalidScalar, at: start, "\"\(string(range))\" is below −2^63")
+            throw failure(.invalidScalar, at: start, "\(InputExcerpt.quoted(string(range))) is below −2^63")
         }
         return PropertyListInteger(Int64(bitPattern: 0 &- magnitude))
     }
@@ -66,7 +66,7 @@ extension XMLPlistParser {
         case "nan", "+nan", "-nan": return .nan
         case "inf", "+inf", "infinity", "+infinity": return .infinity
         case "-inf", "-infinity": return -.infinity
-        default: throw failure(.invalidScalar, at: start, "\"\(text)\" is not a real number")
+        default: throw failure(.invalidScalar, at: start, "\(InputExcerpt.quoted(text)) is not a real number")
         }
     }
 }

@@ -26,6 +26,8 @@ public struct XMLPropertyListWriter: Sendable {
     /// The most objects (counting every occurrence) a value may have, so a
     /// value sharing sub-trees cannot expand into an unbounded document.
     public var maximumObjectCount: Int
+    /// The largest output written; see ``PropertyListLimits/maximumOutputSize``.
+    public var maximumOutputSize: Int = PropertyListLimits.default.maximumOutputSize
 
     /// Creates a writer.
     public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth,
@@ -49,9 +51,13 @@ public struct XMLPropertyListWriter: Sendable {
     /// Encodes `value`, on two threads when it has at least `parallelThreshold`
     /// objects (see XMLPropertyList+ParallelWriter.swift).
     func write(_ value: PropertyListValue, parallelThreshold: Int) throws -> Data {
-        let census = try PropertyListCensus(of: value, format: .xml, maximumObjectCount: maximumObjectCount, maximumDepth: maximumDepth)
-        // Tags, indentation and base64 roughly double the scalar bytes.
-        let capacity = census.scalarBytes * 2 + census.objects * 24 + 256
+        let census = try PropertyListCensus.forWriting(value, format: .xml, maximumObjectCount: maximumObjectCount,
+                                                       maximumDepth: maximumDepth, maximumOutputSize: maximumOutputSize) { limit in
+            try PropertyListCensus(of: value, format: .xml, maximumObjectCount: limit, maximumDepth: maximumDepth)
+        }
+        // Tags, indentation and base64 roughly double the scalar bytes
+        // (never reserving much more than the output may be).
+        let capacity = min(census.scalarBytes * 2 + census.objects * 24 + 256, maximumOutputSize + 4096)
         if census.objects >= parallelThreshold, let data = try writeInHalves(value, capacity: capacity) {
             return data
         }
