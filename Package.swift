@@ -40,17 +40,18 @@ let package = Package(
         ),
         .target(
             name: "PropertyList",
-            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["FileSystem", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Sources/Formats/PropertyList"
         ),
         .target(
             name: "KeyedArchive",
-            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["FileSystem", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Sources/Formats/KeyedArchive"
         ),
         .target(
             name: "Keychain",
             dependencies: [
+                "FileSystem",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -62,6 +63,7 @@ let package = Package(
         .target(
             name: "Preferences",
             dependencies: [
+                "FileSystem",
                 "PropertyList",
                 "Container",
                 "KeyedArchive",
@@ -72,6 +74,7 @@ let package = Package(
         .target(
             name: "Container",
             dependencies: [
+                "FileSystem",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -161,6 +164,13 @@ let package = Package(
             path: "Tests/Support/TestSupport"
         ),
         .testTarget(
+            // The file-system module's guarantees: confinement, atomic
+            // replace, locks, tree walks.
+            name: "FileSystemTests",
+            dependencies: ["FileSystem", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Tests/FileSystemTests"
+        ),
+        .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
             path: "Tests/PropertyListTests"
@@ -194,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PreferencesTests",
-            dependencies: ["TestSupport", "Preferences", "PropertyList", "Container", "prefs-stress-writer",
+            dependencies: ["TestSupport", "Preferences", "FileSystem", "PropertyList", "Container", "prefs-stress-writer",
                            .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Tests/PreferencesTests"
         ),
@@ -207,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContainerTests",
-            dependencies: ["TestSupport", "Container", "PropertyList", "container-crash-writer",
+            dependencies: ["TestSupport", "Container", "FileSystem", "PropertyList", "container-crash-writer",
                            .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/ContainerTests"
         ),

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// A device's keychain: an encrypted store of secrets outside every app
@@ -34,9 +35,9 @@ public final class Keychain: Sendable {
     ///   opened.
     public init(storeDirectory: URL, deviceSecret: KeychainDeviceSecret, configuration: Configuration = Configuration()) throws {
         do {
-            try FileManager.default.createDirectory(at: storeDirectory, withIntermediateDirectories: true)
+            try FileSystemPaths.makeDirectories(atPath: storeDirectory.path)
         } catch {
-            throw KeychainError(.storageFailed, operation: .open, "cannot create \(storeDirectory.path): \(error.localizedDescription)")
+            throw KeychainError(.storageFailed, operation: .open, "cannot create \(storeDirectory.path): \(error.reason)")
         }
         self.storeDirectory = storeDirectory
         self.configuration = configuration

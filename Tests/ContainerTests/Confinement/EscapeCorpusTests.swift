@@ -1,4 +1,5 @@
 import Container
+import FileSystem
 import Foundation
 import Testing
 

@@ -1,5 +1,7 @@
 @testable import Container
+import FileSystem
 import Foundation
+import SystemPackage
 import Testing
 
 /// Errors that cannot be provoked portably (a full disk needs a tiny file
@@ -7,7 +9,7 @@ import Testing
 @Suite struct ErrnoMappingTests {
     @Test func systemErrorsMapToTypedCodes() {
         func mapped(_ errno: Int32) -> ContainerError.Code {
-            ContainerError(SystemFailure(errno: errno), path: "Documents/x", "write").code
+            ContainerError(FileSystemError(Errno(rawValue: errno), "write", path: "x"), path: "Documents/x", "write").code
         }
         #expect(mapped(ENOSPC) == .diskFull)
         #expect(mapped(EDQUOT) == .diskFull)

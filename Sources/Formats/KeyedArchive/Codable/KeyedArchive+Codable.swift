@@ -21,7 +21,7 @@ extension KeyedArchiver {
 
     /// Archives a Codable value as the root object of the file at `path`, atomically.
     public static func archive<T: Encodable>(encoding value: T, toFile path: String, format: PropertyListFormat = .binary) throws {
-        try Platform.writeAtomically(archivedData(encoding: value, format: format), to: path)
+        try ArchiveFiles.writeAtomically(archivedData(encoding: value, format: format), to: path)
     }
 }
 

@@ -64,11 +64,7 @@ public final class KeyedUnarchiver {
     }
 
     static func contents(ofFile path: String) throws -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw KeyedArchiveError(.fileIO, path: path, "cannot read \(path): \(error.localizedDescription)")
-        }
+        try ArchiveFiles.read(path)
     }
 
     /// Wraps tables already read.

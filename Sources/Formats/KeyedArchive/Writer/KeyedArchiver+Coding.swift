@@ -80,6 +80,6 @@ extension KeyedArchiver {
     public static func archive<T: KeyedArchiveRepresentable>(_ root: T, toFile path: String,
                                                              format: PropertyListFormat = .binary) throws {
         let data = try archivedData(withRootObject: root, format: format)
-        try Platform.writeAtomically(data, to: path)
+        try ArchiveFiles.writeAtomically(data, to: path)
     }
 }

@@ -1,3 +1,5 @@
+import FileSystem
+
 /// The binary writer's scalar uniquing: every string, number, date, data and
 /// UID is written once, and later equal scalars refer to the first.
 ///
@@ -109,7 +111,7 @@ extension BinaryPlistEmitter {
             }
             return true
         }
-        return Platform.bytesEqual(existing, other, count: length)
+        return RawMemory.bytesEqual(existing, other, count: length)
     }
 
     /// Doubles the table. The words keep too few hash bits to place them

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import OrderedCollections
 
@@ -406,7 +407,7 @@ struct BinaryObjectDecoder {
         // The same references decoded before give the same strings (they
         // were all strings then), so their array and verdict are reused.
         if let last = lastKeys, last.count == count,
-           Platform.bytesEqual(base + last.referencesAt, base + payload, count: count * refSize) {
+           RawMemory.bytesEqual(base + last.referencesAt, base + payload, count: count * refSize) {
             return (last.keys, last.unique)
         }
         var keys = ContiguousArray<String>()

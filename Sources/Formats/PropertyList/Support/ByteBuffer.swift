@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// A growable byte buffer for the writers. It owns one `malloc` block that
@@ -16,21 +17,21 @@ struct ByteBuffer {
         init(capacity: Int) {
             self.capacity = Swift.max(capacity, 64)
             // Allocation failure here is an out-of-memory condition, not bad input.
-            base = Platform.allocate(self.capacity) ?? UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+            base = RawMemory.allocate(self.capacity) ?? UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
         }
 
-        deinit { if ownsMemory { Platform.deallocate(base) } }
+        deinit { if ownsMemory { RawMemory.deallocate(base) } }
 
         @inline(never)
         func grow(toHold needed: Int) {
             var newCapacity = capacity * 2
             while newCapacity < needed { newCapacity *= 2 }
-            if let moved = Platform.reallocate(base, to: newCapacity) {
+            if let moved = RawMemory.reallocate(base, to: newCapacity) {
                 base = moved
             } else {
                 let fresh = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
                 fresh.copyMemory(from: base, byteCount: count)
-                Platform.deallocate(base)
+                RawMemory.deallocate(base)
                 base = fresh
             }
             capacity = newCapacity
@@ -92,7 +93,7 @@ struct ByteBuffer {
             data = Data()
         } else {
             storage.ownsMemory = false
-            data = Data(bytesNoCopy: storage.base, count: storage.count, deallocator: .custom { pointer, _ in Platform.deallocate(pointer) })
+            data = Data(bytesNoCopy: storage.base, count: storage.count, deallocator: .custom { pointer, _ in RawMemory.deallocate(pointer) })
         }
         self = ByteBuffer(capacity: 64)
         return data

@@ -1,8 +1,10 @@
+import FileSystem
+
 /// A fixed-size table of integer words, zero at creation, for hash tables
 /// probed at random. The words are reached through a raw pointer (no
 /// copy-on-write or bounds checks in the probe loop), and large tables sit
 /// on transparent huge pages where the platform has them (see
-/// ``Platform/allocateZeroedTable(_:)``): with 4 KiB pages, a TLB miss per
+/// `RawMemory.allocateZeroedTable(_:)`): with 4 KiB pages, a TLB miss per
 /// probe added to the cache miss.
 final class ZeroedTable<Word: FixedWidthInteger> {
     let words: UnsafeMutablePointer<Word>
@@ -13,7 +15,7 @@ final class ZeroedTable<Word: FixedWidthInteger> {
         self.count = count
         let size = count * MemoryLayout<Word>.stride
         // Allocation failure is an out-of-memory condition, not bad input.
-        let raw = Platform.allocateZeroedTable(size) ?? {
+        let raw = RawMemory.allocateZeroedTable(size) ?? {
             let fallback = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
             fallback.initializeMemory(as: UInt8.self, repeating: 0, count: size)
             return fallback
@@ -21,5 +23,5 @@ final class ZeroedTable<Word: FixedWidthInteger> {
         words = raw.bindMemory(to: Word.self, capacity: count)
     }
 
-    deinit { Platform.deallocate(UnsafeMutableRawPointer(words)) }
+    deinit { RawMemory.deallocate(UnsafeMutableRawPointer(words)) }
 }

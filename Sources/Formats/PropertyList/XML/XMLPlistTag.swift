@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// The element names of the plist DTD, recognised from bytes without
@@ -27,7 +28,7 @@ enum XMLPlistTag: Equatable {
     init(_ bytes: UnsafeRawBufferPointer) {
         func matches(_ literal: StaticString) -> Bool {
             guard literal.utf8CodeUnitCount == bytes.count, let base = bytes.baseAddress else { return false }
-            return Platform.bytesEqual(literal.utf8Start, base, count: bytes.count)
+            return RawMemory.bytesEqual(literal.utf8Start, base, count: bytes.count)
         }
         switch (bytes.count, bytes.first ?? 0) {
         case (3, UInt8(ascii: "k")) where matches("key"): self = .key

@@ -1,3 +1,4 @@
+import FileSystem
 import OrderedCollections
 
 /// The strings of recently read dictionary keys, found again from their bytes.
@@ -50,7 +51,7 @@ struct XMLKeyCache {
         guard let source = raw.baseAddress else { return true }
         return bytes.withUnsafeBytes { stored in
             guard let base = stored.baseAddress else { return false }
-            return Platform.bytesEqual(base + slot * Self.longestKey, source, count: raw.count)
+            return RawMemory.bytesEqual(base + slot * Self.longestKey, source, count: raw.count)
         }
     }
 }

@@ -1,3 +1,5 @@
+import FileSystem
+
 /// Large XML documents whose root is a dictionary are read on two threads.
 ///
 /// The reader guesses a cut: the first line near the middle of the text that
@@ -74,7 +76,7 @@ extension XMLPlistParser {
         let limit = min(text.count - length, start + cutSearchLength)
         var index = start
         while index <= limit {
-            if text[index] == 0x0A, Platform.bytesEqual(base + index, pattern.utf8Start, count: length) {
+            if text[index] == 0x0A, RawMemory.bytesEqual(base + index, pattern.utf8Start, count: length) {
                 return index + 2
             }
             index += 1

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import OrderedCollections
 
@@ -70,7 +71,7 @@ struct XMLPlistParser {
     func hasPrefix(_ literal: StaticString, at index: Int) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard index + length <= end, let base = text.baseAddress else { return false }
-        return Platform.bytesEqual(base + index, literal.utf8Start, count: length)
+        return RawMemory.bytesEqual(base + index, literal.utf8Start, count: length)
     }
 
     mutating func skipWhitespace() {

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import OrderedCollections
 import PropertyList
@@ -78,8 +79,8 @@ extension AppBundle {
             let file = type.isEmpty ? name : name + "." + type
             let candidate = folder.isEmpty ? file : folder + "/" + file
             guard let path = try? ContainerPath(candidate), !path.isRoot else { continue }
-            if let fd = try? directory.open(path, flags: Platform.pathOnly, action: "look up") {
-                Platform.close(fd)
+            if let fd = try? directory.open(path, .readOnly, options: .pathOnly, action: "look up") {
+                fd.closeQuietly()
                 return candidate
             }
         }

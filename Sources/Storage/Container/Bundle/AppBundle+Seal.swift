@@ -1,4 +1,6 @@
 import Crypto
+import FileSystem
+import SystemPackage
 import Foundation
 import OrderedCollections
 import PropertyList
@@ -27,26 +29,13 @@ extension AppBundle {
             ]),
         ])
         let data = try value.encoded(as: .xml)
-        let root = directory.root.fd
-        do throws(SystemFailure) {
-            do throws(SystemFailure) { try Platform.makeDirectory(root, "_CodeSignature") } catch {
-                if !Platform.isExists(error.errno) { throw error }
-            }
-            let folder = try Platform.openAt(root, "_CodeSignature", flags: Platform.directoryFlags | Platform.noFollow)
-            defer { Platform.close(folder) }
-            let temporary = ".sb-\(Platform.randomSuffix()).tmp"
-            let fd = try Platform.openAt(folder, temporary, flags: Platform.writeOnly | Platform.create | Platform.exclusive)
-            do throws(SystemFailure) {
-                Platform.changeMode(fd, 0o644)
-                try Platform.write(fd, data)
-                try Platform.sync(fd)
-                Platform.close(fd)
-                try Platform.rename(folder, temporary, folder, "CodeResources", replace: true)
-                try Platform.sync(folder)
-            } catch {
-                try? Platform.unlink(folder, temporary, directory: false)
-                throw error
-            }
+        let root = directory.root.descriptor
+        do {
+            try root.makeDirectoryIfMissing("_CodeSignature")
+            let folder = try root.openDirectory("_CodeSignature")
+            defer { folder.closeQuietly() }
+            try folder.writeAtomically(data, to: "CodeResources",
+                                       options: AtomicWriteOptions(durability: .full, permissions: 0o644))
         } catch {
             throw ContainerError(error, path: Self.sealPath, "write the seal")
         }
@@ -106,44 +95,37 @@ extension AppBundle {
         }
     }
 
-    /// Every file and link below the bundle except the seal's folder.
+    /// Every file and link below the bundle except the seal's folder. The
+    /// walk never follows a link, and a file swapped between the scan and
+    /// its read is an error, not hashed in place of the one seen.
     func manifest() throws -> [String: ManifestEntry] {
         var result: [String: ManifestEntry] = [:]
         do {
-            try walk(directory.root.fd, prefix: "", into: &result)
+            try directory.root.descriptor.walkTree { entry, parent throws(FileSystemError) in
+                if entry.path == "_CodeSignature" { return .skip }
+                if entry.status.isSymbolicLink {
+                    result[entry.path] = .link(try parent.readLink(entry.name))
+                } else if entry.status.isRegularFile {
+                    let fd = try parent.openSeen(entry.name, as: entry.status)
+                    defer { fd.closeQuietly() }
+                    result[entry.path] = .file(try Self.sha256(fd))
+                }
+                return .descend
+            }
         } catch {
             throw ContainerError(error, path: "", "hash the bundle")
         }
         return result
     }
 
-    private func walk(_ dir: Platform.Descriptor, prefix: String, into result: inout [String: ManifestEntry]) throws(SystemFailure) {
-        for name in try Platform.listDirectory(dir) {
-            let path = prefix.isEmpty ? name : prefix + "/" + name
-            if prefix.isEmpty && name == "_CodeSignature" { continue }
-            let info = try Platform.stat(dir, name)
-            if info.isSymbolicLink {
-                result[path] = .link(try Platform.readLink(dir, name))
-            } else if info.isDirectory {
-                let child = try Platform.openAt(dir, name, flags: Platform.directoryFlags | Platform.noFollow)
-                defer { Platform.close(child) }
-                try walk(child, prefix: path, into: &result)
-            } else if info.isRegularFile {
-                let fd = try Platform.openAt(dir, name, flags: Platform.readOnly | Platform.noFollow)
-                defer { Platform.close(fd) }
-                result[path] = .file(try Self.sha256(fd))
-            }
-        }
-    }
-
-    private static func sha256(_ fd: Platform.Descriptor) throws(SystemFailure) -> Data {
+    private static func sha256(_ fd: FileDescriptor) throws(FileSystemError) -> Data {
         var hasher = SHA256()
         let chunk = 1 << 16
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
         var offset: UInt64 = 0
         while true {
-            let count = try Platform.read(fd, into: buffer, at: offset)
+            let count = try fd.readFully(into: buffer, at: offset)
             if count == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             offset += UInt64(count)

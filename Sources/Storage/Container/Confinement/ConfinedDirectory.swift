@@ -1,60 +1,60 @@
+import FileSystem
 import Foundation
+import SystemPackage
 
-/// A directory that every lookup stays beneath: the descriptor of its root,
-/// held open for the value's life, plus the resolution and letter-case
-/// policies. `AppContainer` and `AppBundle` both reach their files through one.
+/// A directory that every lookup stays beneath: a held ``DirectoryHandle``
+/// on its root (which resolves with `openat2(RESOLVE_BENEATH)` or the
+/// checked component walk) plus the letter-case policy. `AppContainer` and
+/// `AppBundle` both reach their files through one.
 struct ConfinedDirectory: Sendable {
-    let root: DescriptorBox
-    let resolver: PathResolution
+    let root: DirectoryHandle
     /// Whether lookups must also verify the exact spelling of each name,
     /// because the host file system ignores case.
     let verifiesCase: Bool
 
     init(openingAt url: URL, resolver: PathResolution, caseCheck: CaseCheck) throws(ContainerError) {
-        let fd: Platform.Descriptor
-        do { fd = try Platform.openPath(url.path, flags: Platform.directoryFlags) }
+        do { root = try DirectoryHandle(openingAt: url.path, resolution: resolver) }
         catch { throw ContainerError(error, path: url.path, "open the directory") }
-        root = DescriptorBox(fd)
-        self.resolver = resolver
         switch caseCheck {
         case .always: verifiesCase = true
         case .never: verifiesCase = false
-        case .automatic: verifiesCase = Self.isCaseInsensitive(fd)
+        case .automatic: verifiesCase = Self.isCaseInsensitive(root.descriptor)
         }
     }
 
-    /// Whether the file system under `fd` treats names differing only in
-    /// case as the same: looks up an existing entry under a case-swapped name.
-    private static func isCaseInsensitive(_ fd: Platform.Descriptor) -> Bool {
-        guard let names = try? Platform.listDirectory(fd) else { return false }
+    /// How paths beneath the root are resolved.
+    var resolver: PathResolution { root.resolution }
+
+    /// Whether the file system under `directory` treats names differing only
+    /// in case as the same: looks up an existing entry under a case-swapped name.
+    private static func isCaseInsensitive(_ directory: FileDescriptor) -> Bool {
+        guard let names = try? directory.entries() else { return false }
         for name in names {
             let swapped = String(name.map { $0.isUppercase ? Character($0.lowercased()) : Character($0.uppercased()) })
             guard swapped != name, !names.contains(swapped) else { continue }
-            return (try? Platform.stat(fd, swapped)) != nil
+            return (try? directory.status(of: swapped)) != nil
         }
         return false
     }
 
     // MARK: Opening
 
-    /// Opens `path` beneath the root.
-    func open(_ path: ContainerPath, flags: Int32, mode: UInt32 = 0o644, followFinal: Bool = true,
-              action: String) throws(ContainerError) -> Platform.Descriptor {
-        if verifiesCase { try verifyExactCase(path, allowMissingFinal: flags & Platform.create != 0) }
+    /// Opens `path` beneath the root; the caller closes the result.
+    func open(_ path: ContainerPath, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = [],
+              permissions: UInt32 = 0o644, followFinal: Bool = true, action: String) throws(ContainerError) -> FileDescriptor {
+        if verifiesCase { try verifyExactCase(path, allowMissingFinal: options.contains(.create)) }
         do {
-            return try Platform.openBeneath(root.fd, path.normalized, flags: flags, mode: mode,
-                                            followFinal: followFinal, resolver: resolver)
+            return try root.open(path.normalized, access, options: options, permissions: permissions, followFinal: followFinal)
         } catch {
             throw failure(error, path, action)
         }
     }
 
     /// Opens the directory that holds `path`'s last component.
-    func openParent(_ path: ContainerPath, action: String) throws(ContainerError) -> Platform.Descriptor {
+    func openParent(_ path: ContainerPath, action: String) throws(ContainerError) -> FileDescriptor {
         if verifiesCase { try verifyExactCase(path, allowMissingFinal: true) }
         do {
-            return try Platform.openBeneath(root.fd, path.parentNormalized, flags: Platform.directoryFlags,
-                                            resolver: resolver)
+            return try root.open(path.parentNormalized, .readOnly, options: .directory)
         } catch {
             throw failure(error, path, action)
         }
@@ -62,16 +62,16 @@ struct ConfinedDirectory: Sendable {
 
     /// Runs `body` with the open parent directory and the final name.
     func withParent<T>(_ path: ContainerPath, action: String,
-                       _ body: (Platform.Descriptor, String) throws(ContainerError) -> T) throws(ContainerError) -> T {
+                       _ body: (FileDescriptor, String) throws(ContainerError) -> T) throws(ContainerError) -> T {
         let parent = try openParent(path, action: action)
-        defer { Platform.close(parent) }
+        defer { parent.closeQuietly() }
         return try body(parent, path.name)
     }
 
-    /// Turns a system failure into a typed error; a miss that is only a
+    /// Turns a file-system failure into a typed error; a miss that is only a
     /// matter of case becomes ``ContainerError/Code/caseMismatch(suggestion:)``.
-    func failure(_ error: SystemFailure, _ path: ContainerPath, _ action: String) -> ContainerError {
-        if Platform.isNotFound(error.errno), let suggestion = caseSuggestion(for: path) {
+    func failure(_ error: FileSystemError, _ path: ContainerPath, _ action: String) -> ContainerError {
+        if error.isNotFound, let suggestion = caseSuggestion(for: path) {
             return ContainerError(.caseMismatch(suggestion: suggestion), path: path.text,
                                   "cannot \(action): no such file; names are case-sensitive, did you mean '\(suggestion)'?")
         }
@@ -125,25 +125,17 @@ struct ConfinedDirectory: Sendable {
     /// The whole content of a file: copied into memory up to `threshold`
     /// bytes, mapped above it.
     func readFile(_ path: ContainerPath, mappedAbove threshold: Int) throws(ContainerError) -> Data {
-        let fd = try open(path, flags: Platform.readOnly, action: "read")
-        defer { Platform.close(fd) }
-        do throws(SystemFailure) {
-            let info = try Platform.stat(fd)
-            if info.isDirectory { throw SystemFailure(errno: Platform.isDirectoryErrno) }
-            let size = Int(clamping: info.size)
-            if size == 0 { return Data() }
-            if size > threshold && info.isRegularFile { return try Platform.mapFile(fd, size: size) }
-            return try Platform.read(fd, count: size, at: 0)
-        } catch {
-            throw ContainerError(error, path: path.text, "read")
-        }
+        let fd = try open(path, .readOnly, action: "read")
+        defer { fd.closeQuietly() }
+        do { return try fd.readAll(mappedAbove: threshold) }
+        catch { throw ContainerError(error, path: path.text, "read") }
     }
 
     /// The names in a directory beneath the root.
-    func listing(_ path: ContainerPath) throws(SystemFailure) -> [String] {
-        let fd = try Platform.openBeneath(root.fd, path.normalized, flags: Platform.directoryFlags, resolver: resolver)
-        defer { Platform.close(fd) }
-        return try Platform.listDirectory(fd)
+    func listing(_ path: ContainerPath) throws(FileSystemError) -> [String] {
+        let fd = try root.open(path.normalized, .readOnly, options: .directory)
+        defer { fd.closeQuietly() }
+        return try fd.entries()
     }
 }
 

@@ -1,3 +1,5 @@
+import FileSystem
+import SystemPackage
 import Foundation
 import PropertyList
 
@@ -21,9 +23,9 @@ extension AppContainer {
         if path.isRoot || StorageRules.directory(forRelativePath: path.normalized) == .bundle {
             try checkWritable(path, action: "set the do-not-back-up flag")
         }
-        let fd = try directory.open(path, flags: Platform.readOnly | Platform.nonBlocking, followFinal: false,
+        let fd = try directory.open(path, .readOnly, options: .nonBlocking, followFinal: false,
                                     action: "set the do-not-back-up flag")
-        defer { Platform.close(fd) }
+        defer { fd.closeQuietly() }
         do { try setExclusionFlag(fd, path: path, excluded) }
         catch { throw ContainerError(error, path: path.text, "set the do-not-back-up flag") }
     }
@@ -34,8 +36,9 @@ extension AppContainer {
         let path = try ContainerPath(path)
         if path.isRoot { return false }
         return try directory.withParent(path, action: "read the do-not-back-up flag") { parent, name throws(ContainerError) in
-            if (try? Platform.stat(parent, name)) == nil {
-                throw directory.failure(SystemFailure(errno: Platform.notFoundErrno), path, "read the do-not-back-up flag")
+            if (try? parent.status(of: name)) == nil {
+                throw directory.failure(FileSystemError(.noSuchFileOrDirectory, "read the do-not-back-up flag", path: name),
+                                        path, "read the do-not-back-up flag")
             }
             return try exclusionFlag(parent, name, path)
         }
@@ -44,35 +47,37 @@ extension AppContainer {
     // MARK: Internals shared with writes and copies
 
     /// The flag of `name` in `parent`.
-    func exclusionFlag(_ parent: Platform.Descriptor, _ name: String, _ path: ContainerPath) throws(ContainerError) -> Bool {
+    func exclusionFlag(_ parent: FileDescriptor, _ name: String, _ path: ContainerPath) throws(ContainerError) -> Bool {
         if options.exclusionStorage == .record { return try exclusionRecord().contains(path.normalized) }
-        if let info = try? Platform.stat(parent, name), info.isSymbolicLink { return false }
-        let fd: Platform.Descriptor
-        do { fd = try Platform.openAt(parent, name, flags: Platform.readOnly | Platform.noFollow | Platform.nonBlocking) }
+        if let info = try? parent.status(of: name), info.isSymbolicLink { return false }
+        let fd: FileDescriptor
+        do { fd = try parent.open(name, .readOnly, options: [.noFollow, .nonBlocking]) }
         catch { throw directory.failure(error, path, "read the do-not-back-up flag") }
-        defer { Platform.close(fd) }
+        defer { fd.closeQuietly() }
         do {
-            guard let value = try Platform.extendedAttribute(fd, Self.exclusionAttributeName) else { return false }
+            guard let value = try fd.extendedAttribute(Self.exclusionAttributeName) else { return false }
             return value.first.map { $0 != 0 } ?? false
         } catch {
-            if Platform.isUnsupported(error.errno) { return try exclusionRecord().contains(path.normalized) }
+            if error.isUnsupported { return try exclusionRecord().contains(path.normalized) }
             throw ContainerError(error, path: path.text, "read the do-not-back-up flag")
         }
     }
 
-    /// Sets the flag on an open item that will be (or is) at `path`.
-    func setExclusionFlag(_ fd: Platform.Descriptor, path: ContainerPath, _ excluded: Bool) throws(SystemFailure) {
+    /// Sets the flag on an open item that will be (or is) at `path`: the
+    /// attribute, or the record where the file system has none (a record
+    /// that cannot be written is an `EIO`).
+    func setExclusionFlag(_ fd: FileDescriptor, path: ContainerPath, _ excluded: Bool) throws(FileSystemError) {
         if options.exclusionStorage == .automatic {
             do {
-                if excluded { try Platform.setExtendedAttribute(fd, Self.exclusionAttributeName, [1]) }
-                else { try Platform.removeExtendedAttribute(fd, Self.exclusionAttributeName) }
+                if excluded { try fd.setExtendedAttribute(Self.exclusionAttributeName, [1]) }
+                else { try fd.removeExtendedAttribute(Self.exclusionAttributeName) }
                 return
             } catch {
-                if !Platform.isUnsupported(error.errno) { throw error }
+                if !error.isUnsupported { throw error }
             }
         }
         do { try exclusionRecordSet(path, excluded) }
-        catch { throw SystemFailure(errno: Platform.ioErrno) }
+        catch { throw FileSystemError(.ioError, "record the do-not-back-up flag of", path: path.text) }
     }
 
     // MARK: The record (fallback)
@@ -116,7 +121,9 @@ extension AppContainer {
 /// paths at the root, changed under an exclusive lock.
 struct ExclusionRecord {
     static let fileName = ".com.apple.sandbox.backup-exclusions.plist"
-    static let lockName = ".com.apple.sandbox.backup-exclusions.lock"
+    /// What the lock is named for: the lock file is
+    /// `.com.apple.sandbox.backup-exclusions.lock` (``LockFile/lockName(for:)``).
+    static let lockSubject = "com.apple.sandbox.backup-exclusions"
 
     var paths: Set<String>
 
@@ -126,64 +133,41 @@ struct ExclusionRecord {
     static func isBookkeeping(_ name: String) -> Bool { name.hasPrefix(".com.apple.sandbox.") }
 
     static func exists(_ directory: ConfinedDirectory) -> Bool {
-        (try? Platform.stat(directory.root.fd, fileName)) != nil
+        (try? directory.root.descriptor.status(of: fileName)) != nil
     }
 
     static func load(_ directory: ConfinedDirectory) throws(ContainerError) -> ExclusionRecord {
-        let fd: Platform.Descriptor
-        do { fd = try Platform.openAt(directory.root.fd, fileName, flags: Platform.readOnly | Platform.noFollow) }
-        catch {
-            if Platform.isNotFound(error.errno) { return ExclusionRecord(paths: []) }
-            throw ContainerError(error, path: fileName, "read the backup-exclusion record")
-        }
-        defer { Platform.close(fd) }
+        let data: Data
         do {
-            let size = Int(clamping: try Platform.stat(fd).size)
-            var data = Data(count: size)
-            _ = try data.withUnsafeMutableBytes { buffer throws(SystemFailure) in try Platform.read(fd, into: buffer, at: 0) }
-            guard let array = try PropertyListValue(data: data).arrayValue else {
-                throw ContainerError(.corrupt, path: fileName, "the backup-exclusion record is not an array")
-            }
-            return ExclusionRecord(paths: Set(array.compactMap(\.stringValue)))
-        } catch let error as ContainerError {
-            throw error
-        } catch let error as SystemFailure {
-            throw ContainerError(error, path: fileName, "read the backup-exclusion record")
+            let fd = try directory.root.descriptor.open(fileName, .readOnly, options: .noFollow)
+            defer { fd.closeQuietly() }
+            data = try fd.readAll()
         } catch {
-            throw ContainerError(.corrupt, path: fileName, "the backup-exclusion record is unreadable: \(error)")
+            if error.isNotFound { return ExclusionRecord(paths: []) }
+            throw ContainerError(error, path: fileName, "read the backup-exclusion record")
         }
+        let array: [PropertyListValue]?
+        do { array = try PropertyListValue(data: data).arrayValue }
+        catch { throw ContainerError(.corrupt, path: fileName, "the backup-exclusion record is unreadable: \(error)") }
+        guard let array else {
+            throw ContainerError(.corrupt, path: fileName, "the backup-exclusion record is not an array")
+        }
+        return ExclusionRecord(paths: Set(array.compactMap(\.stringValue)))
     }
 
     static func update(_ directory: ConfinedDirectory, _ change: (inout Set<String>) -> Void) throws(ContainerError) {
-        let root = directory.root.fd
-        let lock: Platform.Descriptor
-        do {
-            lock = try Platform.openAt(root, lockName, flags: Platform.readWrite | Platform.create | Platform.noFollow, mode: 0o600)
-            try Platform.lockExclusive(lock)
-        } catch {
-            throw ContainerError(error, path: lockName, "lock the backup-exclusion record")
-        }
-        defer {
-            Platform.unlock(lock)
-            Platform.close(lock)
-        }
+        let root = directory.root.descriptor
+        let lock: LockFile
+        do { lock = try LockFile.acquire(for: lockSubject, in: root, permissions: 0o600) }
+        catch { throw ContainerError(error, path: LockFile.lockName(for: lockSubject), "lock the backup-exclusion record") }
+        defer { lock.release() }
         var record = try load(directory)
         change(&record.paths)
         let value = PropertyListValue.array(record.paths.sorted().map { .string($0) })
         let data: Data
         do { data = try value.encoded(as: .binary) }
         catch { throw ContainerError(.corrupt, path: fileName, "cannot encode the backup-exclusion record: \(error)") }
-        let temporary = ".com.apple.sandbox.\(Platform.randomSuffix()).tmp"
-        do throws(SystemFailure) {
-            let fd = try Platform.openAt(root, temporary, flags: Platform.writeOnly | Platform.create | Platform.exclusive, mode: 0o600)
-            defer { Platform.close(fd) }
-            try Platform.write(fd, data)
-            try Platform.sync(fd)
-            try Platform.rename(root, temporary, root, fileName, replace: true)
-            try Platform.sync(root)
-        } catch {
-            try? Platform.unlink(root, temporary, directory: false)
-            throw ContainerError(error, path: fileName, "write the backup-exclusion record")
-        }
+        do { try root.writeAtomically(data, to: fileName, options: AtomicWriteOptions(durability: .full, permissions: 0o600)) }
+        catch { throw ContainerError(error, path: fileName, "write the backup-exclusion record") }
     }
 }

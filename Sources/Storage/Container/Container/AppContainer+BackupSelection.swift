@@ -1,3 +1,6 @@
+import FileSystem
+import SystemPackage
+
 /// What a backup of the container takes: the one answer backup code asks
 /// for, so the rules table and the do-not-back-up flag are read in one place.
 extension AppContainer {
@@ -27,6 +30,6 @@ extension AppContainer {
 
     /// Names of the temporary files atomic writes use (`.sb-<random>.tmp`).
     static func isInterruptedWriteLeftover(_ name: String) -> Bool {
-        name.hasPrefix(".sb-") && name.hasSuffix(".tmp")
+        FileDescriptor.isTemporaryName(name)
     }
 }

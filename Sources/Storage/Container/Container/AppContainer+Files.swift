@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// Confined file operations. Paths are relative to the container root
@@ -14,8 +15,8 @@ extension AppContainer {
     /// container). Paths that escape, or miss by case, do not exist.
     public func fileExists(_ path: String) -> Bool {
         guard let path = try? ContainerPath(path),
-              let fd = try? directory.open(path, flags: Platform.pathOnly, action: "look up") else { return false }
-        Platform.close(fd)
+              let fd = try? directory.open(path, .readOnly, options: .pathOnly, action: "look up") else { return false }
+        fd.closeQuietly()
         return true
     }
 
@@ -24,15 +25,15 @@ extension AppContainer {
     public func attributes(_ path: String) throws -> ContainerFileInfo {
         let path = try ContainerPath(path)
         if path.isRoot {
-            do { return ContainerFileInfo(try Platform.stat(directory.root.fd)) }
+            do { return ContainerFileInfo(try directory.root.descriptor.status()) }
             catch { throw ContainerError(error, path: path.text, "read attributes") }
         }
         // A path-only descriptor of the item itself (a final link is not
         // followed), then fstat: the lookup resolves beneath the root once,
         // and a path-only open costs less than opening the parent directory.
-        let fd = try directory.open(path, flags: Platform.pathOnly, followFinal: false, action: "read attributes")
-        defer { Platform.close(fd) }
-        do { return ContainerFileInfo(try Platform.stat(fd)) }
+        let fd = try directory.open(path, .readOnly, options: .pathOnly, followFinal: false, action: "read attributes")
+        defer { fd.closeQuietly() }
+        do { return ContainerFileInfo(try fd.status()) }
         catch { throw ContainerError(error, path: path.text, "read attributes") }
     }
 
@@ -44,22 +45,22 @@ extension AppContainer {
         for component in path.components {
             let current = ContainerPath(validComponents: prefix + [component])
             let created: Bool = try directory.withParent(current, action: "create a directory") { parent, name throws(ContainerError) in
-                if let info = try? Platform.stat(parent, name) {
+                if let info = try? parent.status(of: name) {
                     if info.isDirectory { return false }
                     guard info.isSymbolicLink else {
                         throw ContainerError(.notDirectory, path: current.text, "cannot create a directory: a file is in the way")
                     }
                     // A link: it must lead to a directory inside the container.
-                    let fd = try directory.open(current, flags: Platform.directoryFlags, action: "create a directory")
-                    Platform.close(fd)
+                    let fd = try directory.open(current, .readOnly, options: .directory, action: "create a directory")
+                    fd.closeQuietly()
                     return false
                 }
                 try checkWritable(current, action: "create a directory")
-                do throws(SystemFailure) { try Platform.makeDirectory(parent, name) } catch {
-                    if Platform.isExists(error.errno) { return false }
+                do throws(FileSystemError) { try parent.makeDirectory(name) } catch {
+                    if error.isExists { return false }
                     throw directory.failure(error, current, "create a directory")
                 }
-                do { try Platform.sync(parent) } catch {}
+                try? parent.sync()
                 return true
             }
             _ = created
@@ -71,10 +72,10 @@ extension AppContainer {
     /// container's own bookkeeping files at the root are left out.
     public func contentsOfDirectory(_ path: String) throws -> [String] {
         let path = try ContainerPath(path)
-        let fd = try directory.open(path, flags: Platform.directoryFlags, action: "list")
-        defer { Platform.close(fd) }
+        let fd = try directory.open(path, .readOnly, options: .directory, action: "list")
+        defer { fd.closeQuietly() }
         do {
-            var names = try Platform.listDirectory(fd)
+            var names = try fd.entries()
             if path.isRoot { names.removeAll { ExclusionRecord.isBookkeeping($0) } }
             return names.sorted()
         } catch {
@@ -88,28 +89,16 @@ extension AppContainer {
         let path = try ContainerPath(path)
         try checkWritable(path, action: "remove")
         try directory.withParent(path, action: "remove") { parent, name throws(ContainerError) in
-            do throws(SystemFailure) {
-                try Self.removeTree(parent, name)
-                try? Platform.sync(parent)
+            do throws(FileSystemError) {
+                // A missing item is an error here, not an empty removal.
+                _ = try parent.status(of: name)
+                _ = try parent.removeTree(name)
+                try? parent.sync()
             } catch {
                 throw directory.failure(error, path, "remove")
             }
         }
         try exclusionRecordRemove(path)
-    }
-
-    static func removeTree(_ parent: Platform.Descriptor, _ name: String) throws(SystemFailure) {
-        let info = try Platform.stat(parent, name)
-        if info.isDirectory {
-            let fd = try Platform.openAt(parent, name, flags: Platform.directoryFlags | Platform.noFollow)
-            defer { Platform.close(fd) }
-            for child in try Platform.listDirectory(fd) {
-                try removeTree(fd, child)
-            }
-            try Platform.unlink(parent, name, directory: true)
-        } else {
-            try Platform.unlink(parent, name, directory: false)
-        }
     }
 
     /// Moves (renames) an item; the destination must not exist. The
@@ -120,14 +109,14 @@ extension AppContainer {
         try checkWritable(source, action: "move")
         try checkWritable(destination, action: "move")
         let sourceParent = try directory.openParent(source, action: "move")
-        defer { Platform.close(sourceParent) }
+        defer { sourceParent.closeQuietly() }
         try directory.withParent(destination, action: "move") { parent, name throws(ContainerError) in
-            do throws(SystemFailure) {
-                try Platform.rename(sourceParent, source.name, parent, name, replace: false)
-                try? Platform.sync(parent)
-                try? Platform.sync(sourceParent)
+            do throws(FileSystemError) {
+                try sourceParent.rename(source.name, to: parent, name, replace: false)
+                try? parent.sync()
+                try? sourceParent.sync()
             } catch {
-                if Platform.isNotFound(error.errno), (try? Platform.stat(sourceParent, source.name)) == nil {
+                if error.isNotFound, (try? sourceParent.status(of: source.name)) == nil {
                     throw directory.failure(error, source, "move")
                 }
                 throw directory.failure(error, destination, "move")

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// An app's home directory (its data container) with iOS's layout and
@@ -29,7 +30,7 @@ public struct AppContainer: Sendable {
     /// `<Name>.app` directory is made in the container for the bundle.
     public static func create(at root: URL, bundleName: String? = nil, bundleURL: URL? = nil,
                               options: ContainerOptions = .default) throws -> AppContainer {
-        do { try Platform.makeDirectories(atPath: root.path) }
+        do { try FileSystemPaths.makeDirectories(atPath: root.path) }
         catch { throw ContainerError(error, path: root.path, "create the container root") }
         let directory = try ConfinedDirectory(openingAt: root, resolver: options.resolution, caseCheck: options.caseCheck)
         for entry in ContainerDirectory.layout {
@@ -54,7 +55,7 @@ public struct AppContainer: Sendable {
         let directory = try ConfinedDirectory(openingAt: root, resolver: options.resolution, caseCheck: options.caseCheck)
         var bundle = bundleURL
         if bundle == nil {
-            let names = (try? Platform.listDirectory(directory.root.fd)) ?? []
+            let names = (try? directory.root.descriptor.entries()) ?? []
             if let name = names.filter({ $0.hasSuffix(".app") }).sorted().first {
                 bundle = root.appendingPathComponent(name, isDirectory: true)
             }
@@ -73,16 +74,12 @@ public struct AppContainer: Sendable {
     private static func makeLayoutDirectory(_ relativePath: String, in directory: ConfinedDirectory) throws {
         var parent: [String] = []
         for component in relativePath.split(separator: "/").map(String.init) {
-            let fd: Platform.Descriptor
-            do {
-                fd = try Platform.openBeneath(directory.root.fd, parent.joined(separator: "/"), flags: Platform.directoryFlags,
-                                              resolver: directory.resolver)
+            do throws(FileSystemError) {
+                let fd = try directory.root.open(parent.joined(separator: "/"), .readOnly, options: .directory)
+                defer { fd.closeQuietly() }
+                do { try fd.makeDirectory(component) } catch { if !error.isExists { throw error } }
             } catch {
                 throw ContainerError(error, path: relativePath, "create the layout")
-            }
-            defer { Platform.close(fd) }
-            do { try Platform.makeDirectory(fd, component) } catch {
-                if !Platform.isExists(error.errno) { throw ContainerError(error, path: relativePath, "create the layout") }
             }
             parent.append(component)
         }

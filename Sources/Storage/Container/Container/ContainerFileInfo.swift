@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// What ``AppContainer/attributes(_:)`` reports about an item. A symbolic
@@ -21,13 +22,15 @@ public struct ContainerFileInfo: Sendable, Hashable {
     /// The permission bits (`mode & 0o7777`).
     public var permissions: UInt32 { mode & 0o7777 }
 
-    init(_ stat: PlatformStat) {
-        size = stat.size
-        mode = stat.mode
-        modificationDate = stat.modificationDate
+    init(_ status: FileStatus) {
+        size = status.size
+        mode = status.mode
+        let nanoseconds = status.modificationNanoseconds
+        modificationDate = Date(timeIntervalSince1970: Double(nanoseconds / 1_000_000_000)
+                                    + Double(nanoseconds % 1_000_000_000) / 1_000_000_000)
         creationDate = nil
-        inode = stat.inode
-        isDirectory = stat.isDirectory
-        isSymbolicLink = stat.isSymbolicLink
+        inode = status.inode
+        isDirectory = status.isDirectory
+        isSymbolicLink = status.isSymbolicLink
     }
 }

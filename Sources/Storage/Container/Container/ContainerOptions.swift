@@ -1,3 +1,5 @@
+import FileSystem
+
 /// Tunables of an ``AppContainer``. The defaults suit apps; tests and
 /// benchmarks change them.
 public struct ContainerOptions: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import FileSystem
+
 /// A refused or failed container operation: what went wrong (``Code``),
 /// the container-relative path it concerned, and a message for people.
 ///
@@ -69,23 +71,23 @@ public struct ContainerError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension ContainerError {
-    /// Maps a failed system call to a typed error.
-    init(_ failure: SystemFailure, path: String, _ action: String) {
-        let e = failure.errno
+    /// Maps a failed file-system call to a typed error: the one place
+    /// where system errors become container codes.
+    init(_ failure: FileSystemError, path: String, _ action: String) {
         let code: Code
-        if Platform.isNotFound(e) { code = .notFound }
-        else if Platform.isNotEmpty(e) { code = .directoryNotEmpty }
-        else if Platform.isExists(e) { code = .alreadyExists }
-        else if Platform.isNoSpace(e) { code = .diskFull }
-        else if Platform.isTooLarge(e) { code = .fileTooLarge }
-        else if Platform.isPermission(e) { code = .permissionDenied }
-        else if Platform.isReadOnlyFS(e) { code = .readOnly }
-        else if Platform.isEscape(e) { code = .escapesContainer }
-        else if Platform.isLoop(e) { code = .symbolicLinkLoop }
-        else if Platform.isNotDirectory(e) { code = .notDirectory }
-        else if Platform.isDirectoryError(e) { code = .isDirectory }
-        else if Platform.isNameTooLong(e) { code = .invalidPath }
-        else { code = .io(errno: e) }
-        self.init(code, path: path, "cannot \(action): \(Platform.describe(e))")
+        if failure.isNotFound { code = .notFound }
+        else if failure.isNotEmpty { code = .directoryNotEmpty }
+        else if failure.isExists { code = .alreadyExists }
+        else if failure.isNoSpace { code = .diskFull }
+        else if failure.isTooLarge { code = .fileTooLarge }
+        else if failure.isPermission { code = .permissionDenied }
+        else if failure.isReadOnlyFileSystem { code = .readOnly }
+        else if failure.isEscape { code = .escapesContainer }
+        else if failure.isLoop { code = .symbolicLinkLoop }
+        else if failure.isNotDirectory { code = .notDirectory }
+        else if failure.isDirectory { code = .isDirectory }
+        else if failure.isNameTooLong { code = .invalidPath }
+        else { code = .io(errno: failure.errno.rawValue) }
+        self.init(code, path: path, "cannot \(action): \(failure.reason)")
     }
 }

@@ -1,3 +1,5 @@
+import FileSystem
+import SystemPackage
 import Foundation
 
 /// An open file in a container for random access: reads and writes at an
@@ -20,39 +22,41 @@ public final class ContainerFileHandle {
 
     /// The container-relative path.
     public let path: String
-    private var fd: Platform.Descriptor
+    private var fd: FileDescriptor?
     private let counter: WriteCounter?
 
-    init(path: String, fd: Platform.Descriptor, counter: WriteCounter?) {
+    init(path: String, fd: FileDescriptor, counter: WriteCounter?) {
         self.path = path
         self.fd = fd
         self.counter = counter
     }
 
-    deinit { if fd >= 0 { Platform.close(fd) } }
+    deinit { fd?.closeQuietly() }
 
-    private func descriptor() throws(ContainerError) -> Platform.Descriptor {
-        guard fd >= 0 else { throw ContainerError(.io(errno: 9), path: path, "the handle is closed") }
+    private func descriptor() throws(ContainerError) -> FileDescriptor {
+        guard let fd else { throw ContainerError(.io(errno: 9), path: path, "the handle is closed") }
         return fd
     }
 
     /// The file's current size.
     public func size() throws -> UInt64 {
-        do { return try Platform.stat(try descriptor()).size }
-        catch let error as SystemFailure { throw ContainerError(error, path: path, "read the size") }
+        let fd = try descriptor()
+        do { return try fd.status().size }
+        catch { throw ContainerError(error, path: path, "read the size") }
     }
 
     /// Up to `count` bytes at `offset` (fewer at the end of the file).
     public func read(at offset: UInt64, count: Int) throws -> Data {
         guard count >= 0 else { throw ContainerError(.invalidPath, path: path, "a negative count") }
-        do { return try Platform.read(try descriptor(), count: count, at: offset) }
-        catch let error as SystemFailure { throw ContainerError(error, path: path, "read") }
+        let fd = try descriptor()
+        do { return try fd.read(count: count, at: offset) }
+        catch { throw ContainerError(error, path: path, "read") }
     }
 
     /// Writes `data` at `offset`, extending the file if needed.
     public func write(_ data: Data, at offset: UInt64) throws {
         let fd = try descriptor()
-        do { try Platform.write(fd, data, at: offset) }
+        do { try fd.writeFully(data, at: offset) }
         catch { throw ContainerError(error, path: path, "write") }
         counter?.add(data.count)
     }
@@ -68,20 +72,22 @@ public final class ContainerFileHandle {
 
     /// Cuts or extends the file to `size` bytes.
     public func truncate(to size: UInt64) throws {
-        do { try Platform.truncate(try descriptor(), to: size) }
-        catch let error as SystemFailure { throw ContainerError(error, path: path, "truncate") }
+        let fd = try descriptor()
+        do { try fd.truncate(to: size) }
+        catch { throw ContainerError(error, path: path, "truncate") }
     }
 
     /// Flushes the file's data and metadata to the device (`fsync`).
     public func synchronize() throws {
-        do { try Platform.sync(try descriptor()) }
-        catch let error as SystemFailure { throw ContainerError(error, path: path, "flush") }
+        let fd = try descriptor()
+        do { try fd.sync() }
+        catch { throw ContainerError(error, path: path, "flush") }
     }
 
     /// Releases the descriptor; later calls fail.
     public func close() {
-        if fd >= 0 { Platform.close(fd) }
-        fd = -1
+        fd?.closeQuietly()
+        fd = nil
     }
 }
 
@@ -90,18 +96,14 @@ extension AppContainer {
     /// as every write (not at the root, not in the bundle).
     public func openFile(_ path: String, mode: ContainerFileHandle.Mode = .read) throws -> ContainerFileHandle {
         let checked = try ContainerPath(path)
-        let flags: Int32
-        switch mode {
-        case .read: flags = Platform.readOnly
-        case .readWrite: flags = Platform.readWrite
-        case .readWriteCreate: flags = Platform.readWrite | Platform.create
-        }
+        let access: FileDescriptor.AccessMode = mode == .read ? .readOnly : .readWrite
+        let options: FileDescriptor.OpenOptions = mode == .readWriteCreate ? .create : []
         if mode != .read { try checkWritable(checked, action: "open for writing") }
         // A link as the final name is followed only for reading: a created or
         // written file is always the name itself.
-        let fd = try directory.open(checked, flags: flags, followFinal: mode == .read, action: "open")
-        if let info = try? Platform.stat(fd), info.isDirectory {
-            Platform.close(fd)
+        let fd = try directory.open(checked, access, options: options, followFinal: mode == .read, action: "open")
+        if let info = try? fd.status(), info.isDirectory {
+            fd.closeQuietly()
             throw ContainerError(.isDirectory, path: path, "cannot open: it is a directory")
         }
         return ContainerFileHandle(path: path, fd: fd, counter: mode == .read ? nil : counter)

@@ -46,6 +46,10 @@ final class PersistentDomain: @unchecked Sendable {
         self.coalescingDelay = coalescingDelay
         self.observationInterval = observationInterval
         observers.onActivityChange = { [weak self] active in self?.setWatching(active) }
+        // Writers killed between writing and renaming leave their temporary
+        // files; opening the domain clears those old enough to be sure no
+        // writer is still at work (a failure here costs only disk space).
+        try? storage.removeStaleTemporaries()
         do {
             if let bytes = try storage.read() {
                 let decoded = try Self.decode(bytes, path: storage.path)

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PropertyList
 
@@ -25,7 +26,7 @@ public enum SettingsBundleDefaults {
         // bundle is small, so the number of panes bounds the work.
         guard visited.insert(pane).inserted, visited.count <= 256 else { return }
         let url = settings.appendingPathComponent(pane + ".plist")
-        guard let bytes = FileManager.default.contents(atPath: url.path) else {
+        guard let bytes = (try? FileSystemPaths.readFile(atPath: url.path)) ?? nil else {
             if isRoot { return }
             throw PreferencesError(.corruptFile, path: url.path, "the child pane \(pane) is missing")
         }

@@ -34,7 +34,7 @@ struct ContainerDomainStorage: DomainStorage {
     func write(_ data: Data, durability: PreferencesDurability) throws {
         // `atomic` is the rename alone, as cfprefsd and Foundation's
         // `.atomic` write; `durable` adds the file and directory flushes.
-        let level: WriteDurability = durability == .durable ? .full : .processCrashSafe
+        let level = durability.fileSystemDurability
         do {
             try container.writeAtomically(data, to: relativePath, durability: level)
         } catch let error as ContainerError where error.code == .notFound {
@@ -57,6 +57,17 @@ struct ContainerDomainStorage: DomainStorage {
             catch let error as ContainerError { throw Self.failure("lock", error, path) }
         } catch let error as ContainerError {
             throw Self.failure("lock", error, path)
+        }
+    }
+
+    func removeStaleTemporaries() throws {
+        let parent = (relativePath as NSString).deletingLastPathComponent
+        do {
+            try container.removeStaleTemporaries(in: parent)
+        } catch let error as ContainerError where error.code == .notFound {
+            return
+        } catch {
+            throw Self.failure("remove stale temporary files", error, path)
         }
     }
 

@@ -1,0 +1,101 @@
+import FileSystem
+import Foundation
+import SystemPackage
+import Testing
+
+/// Descriptor tree walks: never through a link, and a file read after a
+/// scan must be the one the scan saw.
+@Suite struct TreeWalkTests {
+    /// `tree/` with files, a nested directory and links (to a directory
+    /// inside, and out), beside `outside/`.
+    static func fixture() throws -> Scratch {
+        let scratch = try Scratch("walk")
+        try scratch.write("SECRET", to: "outside/secret.txt")
+        try scratch.write("b", to: "tree/a/b.txt")
+        try scratch.write("d", to: "tree/a/c/d.txt")
+        try scratch.link("tree/inner", to: "a")
+        try scratch.link("tree/out", to: scratch.path + "/outside")
+        return scratch
+    }
+
+    @Test func theWalkNeverFollowsALinkAndReportsInodes() throws {
+        let scratch = try Self.fixture()
+        let tree = try scratch.directory.openDirectory("tree")
+        defer { tree.closeQuietly() }
+        var seen: [String: FileStatus] = [:]
+        try tree.walkTree { entry, parent throws(FileSystemError) in
+            seen[entry.path] = entry.status
+            #expect(try parent.status(of: entry.name).inode == entry.status.inode)
+            return .descend
+        }
+        #expect(seen.keys.sorted() == ["a", "a/b.txt", "a/c", "a/c/d.txt", "inner", "out"])
+        #expect(seen["inner"]?.isSymbolicLink == true)
+        #expect(seen["out"]?.isSymbolicLink == true)
+        let onDisk = try FileSystemPaths.status(atPath: scratch.path + "/tree/a/c/d.txt")
+        #expect(seen["a/c/d.txt"]?.inode == onDisk?.inode)
+        #expect(seen["a/c/d.txt"]?.device == onDisk?.device)
+    }
+
+    @Test func aSkippedDirectoryIsNotEntered() throws {
+        let scratch = try Self.fixture()
+        let tree = try scratch.directory.openDirectory("tree")
+        defer { tree.closeQuietly() }
+        var paths: [String] = []
+        try tree.walkTree { entry, _ throws(FileSystemError) in
+            paths.append(entry.path)
+            return entry.name == "c" ? .skip : .descend
+        }
+        #expect(!paths.contains("a/c/d.txt"))
+        #expect(paths.contains("a/c"))
+    }
+
+    @Test func openSeenRefusesAFileSwappedForALink() throws {
+        let scratch = try Self.fixture()
+        let a = try scratch.directory.openDirectory("tree/a")
+        defer { a.closeQuietly() }
+        let seen = try a.status(of: "b.txt")
+        try a.remove("b.txt")
+        try a.makeSymbolicLink("b.txt", target: scratch.path + "/outside/secret.txt")
+        do {
+            let fd = try a.openSeen("b.txt", as: seen)
+            fd.closeQuietly()
+            Issue.record("the link was opened")
+        } catch {
+            #expect(error.isLoop || error.isChangedSinceScan, "\(error)")
+        }
+    }
+
+    @Test func openSeenRefusesAnotherInode() throws {
+        let scratch = try Self.fixture()
+        let folder = try scratch.directory.openDirectory("tree/a")
+        defer { folder.closeQuietly() }
+        let seen = try folder.status(of: "b.txt")
+        let same = try folder.openSeen("b.txt", as: seen)
+        same.closeQuietly()
+        // A new file renamed over the name: same name, another inode.
+        try folder.writeAtomically(Data("swapped".utf8), to: "b.txt")
+        do {
+            let fd = try folder.openSeen("b.txt", as: seen)
+            fd.closeQuietly()
+            Issue.record("another file was opened as the one scanned")
+        } catch {
+            #expect(error.isChangedSinceScan, "\(error)")
+        }
+    }
+
+    @Test func removeTreeDoesNotFollowLinksOut() throws {
+        let scratch = try Self.fixture()
+        let tally = try scratch.directory.removeTree("tree")
+        #expect(try scratch.directory.statusIfPresent(of: "tree") == nil)
+        #expect(try scratch.read("outside/secret.txt") == "SECRET")
+        #expect(tally.files == 4)  // b.txt, d.txt and the two links
+        #expect(tally.directories == 3)
+    }
+
+    @Test func removeTreeOfALinkRemovesOnlyTheLink() throws {
+        let scratch = try Self.fixture()
+        _ = try scratch.directory.removeTree("tree/out")
+        #expect(try scratch.read("outside/secret.txt") == "SECRET")
+        #expect(try scratch.directory.statusIfPresent(of: "tree/out") == nil)
+    }
+}
