@@ -1,0 +1,34 @@
+/// Per-call timings of competitors run in turn, and their summaries.
+struct Samples {
+    private(set) var values: [[Double]]
+
+    init(competitors: Int) { values = Array(repeating: [], count: competitors) }
+
+    mutating func add(_ microseconds: Double, to competitor: Int) { values[competitor].append(microseconds) }
+
+    func median(_ competitor: Int) -> Double {
+        let sorted = values[competitor].sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+
+    func best(_ competitor: Int) -> Double { values[competitor].min() ?? .nan }
+}
+
+/// Runs `body` and returns its duration in microseconds.
+@inline(__always)
+func time(_ clock: ContinuousClock, _ body: () throws -> Void) rethrows -> Double {
+    let start = clock.now
+    try body()
+    let (seconds, attoseconds) = start.duration(to: clock.now).components
+    return (Double(seconds) + Double(attoseconds) * 1e-18) * 1e6
+}
+
+/// `value` µs with sensible precision.
+func format(_ value: Double) -> String {
+    value >= 100 ? String(Int(value.rounded())) : value >= 1 ? String(Double(Int(value * 100)) / 100) : String(Double(Int(value * 1000)) / 1000)
+}
+
+/// "a / b" as "0.93×".
+func ratio(_ a: Double, _ b: Double) -> String {
+    String(Double(Int((a / b) * 100 + 0.5)) / 100) + "×"
+}
