@@ -1,4 +1,5 @@
 import Device
+import FileSystem
 import Foundation
 import Launch
 
@@ -26,9 +27,8 @@ extension DemoScript {
         // Whatever the process managed to write unconfined is removed, so later steps see a clean device.
         for leftover in [installed.dataContainerURL.deletingLastPathComponent().appendingPathComponent("escaped.txt"),
                          installed.dataContainerURL.appendingPathComponent("escaped.txt"),
-                         installed.bundleContainer.appendingPathComponent("tampered.txt")]
-        where FileManager.default.fileExists(atPath: leftover.path) {
-            try FileManager.default.removeItem(at: leftover)
+                         installed.bundleContainer.appendingPathComponent("tampered.txt")] {
+            try FileSystemPaths.removeTree(atPath: leftover.path)
         }
     }
 }
