@@ -106,7 +106,12 @@ extension FileDescriptor {
             if options.durability != .none { try output.sync() }
             output.closeQuietly()
             outputOpen = false
-            if options.durability == .none, options.replacesExisting, try exchange(temporary, name) {
+            var exchanged = false
+            if options.durability == .none, options.replacesExisting {
+                // ENOENT: no file to swap with yet (a new name); the rename below makes it.
+                do { exchanged = try exchange(temporary, name) } catch { if !error.isNotFound { throw error } }
+            }
+            if exchanged {
                 // Swapping the names, then removing the old file under the
                 // temporary name, is as atomic for readers as a rename over
                 // it, and skips the writeback ext4 starts (auto_da_alloc)
