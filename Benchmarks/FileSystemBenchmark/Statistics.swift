@@ -1,3 +1,5 @@
+import Foundation
+
 /// Per-call timings of competitors run in turn, and their summaries.
 struct Samples {
     private(set) var values: [[Double]]
@@ -25,10 +27,8 @@ func time(_ clock: ContinuousClock, _ body: () throws -> Void) rethrows -> Doubl
 
 /// `value` µs with sensible precision.
 func format(_ value: Double) -> String {
-    value >= 100 ? String(Int(value.rounded())) : value >= 1 ? String(Double(Int(value * 100)) / 100) : String(Double(Int(value * 1000)) / 1000)
+    String(format: value >= 100 ? "%.0f" : value >= 1 ? "%.2f" : "%.3f", value)
 }
 
 /// "a / b" as "0.93×".
-func ratio(_ a: Double, _ b: Double) -> String {
-    String(Double(Int((a / b) * 100 + 0.5)) / 100) + "×"
-}
+func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f×", a / b) }
