@@ -106,7 +106,7 @@ let package = Package(
         ),
         .target(
             name: "Launch",
-            dependencies: ["LaunchCore"],
+            dependencies: ["LaunchCore", "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
             path: "Sources/System/Launch"
         ),
         .executableTarget(
@@ -117,7 +117,8 @@ let package = Package(
         ),
         .target(
             name: "Device",
-            dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch", "MobileBackup"],
+            dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch", "MobileBackup",
+                           "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
             path: "Sources/System/Device"
         ),
         .target(
@@ -131,6 +132,8 @@ let package = Package(
                 "Device",
                 "Launch",
                 "MobileBackup",
+                "FileSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
@@ -184,6 +187,13 @@ let package = Package(
             name: "KeychainTests",
             dependencies: ["TestSupport", "Keychain", "PropertyList", "prefs-stress-writer"],
             path: "Tests/KeychainTests"
+        ),
+        .executableTarget(
+            // Issue 13's FileSystem targets: the atomic replace against
+            // Foundation and the bare system calls, confined lookups.
+            name: "filesystem-benchmark",
+            dependencies: ["FileSystem", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Benchmarks/FileSystemBenchmark"
         ),
         .executableTarget(
             name: "container-benchmark",

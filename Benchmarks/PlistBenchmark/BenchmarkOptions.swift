@@ -5,8 +5,8 @@ import Foundation
 ///     plist-benchmark [--data DIR] [--large-reps N] [--small-reps N] [--foundation-large-reps N]
 ///                     [--skip-foundation] [--profile FORMAT-OP]
 struct BenchmarkOptions {
-    /// Where benchmarks/gen_data.py wrote its files.
-    var dataDirectory = URL(fileURLWithPath: "benchmarks/data")
+    /// Where Benchmarks/Scripts/gen_data.py wrote its files.
+    var dataDirectory = URL(fileURLWithPath: "Benchmarks/Scripts/data")
     /// Repetitions for the ~17 MB document.
     var largeRepetitions = 5
     /// Repetitions for the ~4 KB document.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One entry of the generated document, as a `Codable` type for
-/// `PropertyListDecoder` and `PropertyListEncoder` (see benchmarks/gen_data.py).
+/// `PropertyListDecoder` and `PropertyListEncoder` (see Benchmarks/Scripts/gen_data.py).
 struct Entry: Codable {
     var name: String
     var id: Int64

@@ -1,8 +1,8 @@
 import Foundation
 
 // plist-benchmark: decode and encode throughput of this package's property-list
-// readers and writers next to Foundation's, on the files benchmarks/gen_data.py
-// writes. Prints markdown; benchmarks/run.sh turns it into docs/PERFORMANCE.md.
+// readers and writers next to Foundation's, on the files Benchmarks/Scripts/gen_data.py
+// writes. Prints markdown; Benchmarks/Scripts/run.sh turns it into docs/PERFORMANCE.md.
 // Build it in release mode: `swift build -c release --product plist-benchmark`.
 
 func log(_ message: String) {

@@ -1,4 +1,5 @@
 import Container
+import FileSystem
 import Foundation
 import Keychain
 
@@ -66,7 +67,7 @@ public final class Device: Sendable {
 
     /// Whether `url` holds a device.
     public static func isDevice(at url: URL) -> Bool {
-        Platform.isRegularFile(DeviceLayout(root: url).devicePlist.path)
+        FileSystemPaths.isRegularFile(atPath: DeviceLayout(root: url).devicePlist.path)
     }
 
     // MARK: Creating and opening
@@ -81,20 +82,23 @@ public final class Device: Sendable {
             throw DeviceError(.deviceExists, path: root.path, "a device already exists at \(root.path)")
         }
         do {
-            try Platform.makeDirectories(root.path)
+            try FileSystemPaths.makeDirectories(atPath: root.path)
             for directory in [layout.bundleApplications, layout.dataApplications, layout.appGroups, layout.run, layout.keychains] {
-                try Platform.makeDirectories(directory.path)
+                try FileSystemPaths.makeDirectories(atPath: directory.path)
             }
             for system in DeviceLayout.systemDirectories {
-                try Platform.makeDirectories(layout.systemRoot.appendingPathComponent(system).path)
+                try FileSystemPaths.makeDirectories(atPath: layout.systemRoot.appendingPathComponent(system).path)
             }
-            try Platform.makeDirectories(layout.secrets.path, mode: 0o700)
+            try FileSystemPaths.makeDirectories(atPath: layout.secrets.path, permissions: 0o700)
         } catch {
             throw DeviceError(error, path: root.path, "create the device directory")
         }
         let secret = KeychainDeviceSecret.random()
-        if !Platform.isRegularFile(layout.secretFile.path) {
-            do { try Platform.writeAtomically(secret.bytes, to: layout.secretFile.path, mode: 0o600) } catch {
+        if !FileSystemPaths.isRegularFile(atPath: layout.secretFile.path) {
+            // Flushed with its directory: a device whose secret is lost
+            // cannot open its keychain.
+            let options = AtomicWriteOptions(durability: .full, permissions: 0o600)
+            do { try FileSystemPaths.writeAtomically(secret.bytes, toPath: layout.secretFile.path, options: options) } catch {
                 throw DeviceError(error, path: layout.secretFile.path, "write the device secret")
             }
         }
@@ -117,8 +121,7 @@ public final class Device: Sendable {
         guard let record = try RecordFile.read(DeviceRecord.self, from: layout.devicePlist) else {
             throw DeviceError(.notADevice, path: root.path, "no device at \(root.path)")
         }
-        let secretData: Data
-        do { secretData = try Data(contentsOf: layout.secretFile) } catch {
+        guard let secretData = (try? FileSystemPaths.readFile(atPath: layout.secretFile.path)) ?? nil else {
             throw DeviceError(.corrupt, path: layout.secretFile.path, "the device secret is missing")
         }
         let secret: KeychainDeviceSecret
@@ -126,14 +129,14 @@ public final class Device: Sendable {
             throw DeviceError(.corrupt, path: layout.secretFile.path, "the device secret is malformed")
         }
         let device = try Device(root: root, record: record, secret: secret)
-        if Platform.exists(layout.journal.path) || device.hasDebris() { try device.recover() }
+        if FileSystemPaths.exists(atPath: layout.journal.path) || device.hasDebris() { try device.recover() }
         return device
     }
 
     /// The devices in `directory` (default ``devicesDirectory(environment:)``), by name.
     public static func list(in directory: URL = devicesDirectory()) -> [(identity: DeviceIdentity, root: URL)] {
-        let names = (try? Platform.listDirectory(directory.path)) ?? []
-        return names.sorted().compactMap { name in
+        let names = (try? FileSystemPaths.entries(atPath: directory.path)) ?? []
+        return names.compactMap { name in
             let root = directory.appendingPathComponent(name, isDirectory: true)
             guard let record = try? RecordFile.read(DeviceRecord.self, from: DeviceLayout(root: root).devicePlist) else { return nil }
             return (record.identity, root)
@@ -145,11 +148,11 @@ public final class Device: Sendable {
     /// Runs `body` holding the device's exclusive lock (`flock` on
     /// `.device.lock`), which a killed process releases.
     func withDeviceLock<T>(_ body: () throws -> T) throws -> T {
-        let fd: Platform.Descriptor
-        do { fd = try Platform.lockFile(layout.lockFile.path) } catch {
+        let lock: LockFile
+        do { lock = try LockFile.acquire(atPath: layout.lockFile.path) } catch {
             throw DeviceError(error, path: layout.lockFile.path, "lock the device")
         }
-        defer { Platform.unlockFile(fd) }
+        defer { lock.release() }
         return try body()
     }
 

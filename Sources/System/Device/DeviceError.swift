@@ -1,3 +1,5 @@
+import FileSystem
+
 /// A refused or failed device operation: what went wrong (``Code``), the app
 /// and path it concerned, and a message for people.
 ///
@@ -60,10 +62,10 @@ public struct DeviceError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension DeviceError {
-    /// Maps a failed system call.
-    init(_ failure: SystemFailure, bundleID: String? = nil, path: String, _ action: String) {
-        let code: Code = Platform.isNoSpace(failure.errno) ? .diskFull : .io
-        self.init(code, bundleID: bundleID, path: path, "cannot \(action): \(Platform.describe(failure.errno))")
+    /// Maps a failed file-system call: a full disk or quota is
+    /// ``Code/diskFull``, anything else ``Code/io``.
+    init(_ failure: FileSystemError, bundleID: String? = nil, path: String, _ action: String) {
+        self.init(failure.isNoSpace ? .diskFull : .io, bundleID: bundleID, path: path, "cannot \(action): \(failure.reason)")
     }
 
     /// Wraps another module's error, keeping a `DeviceError` as it is.

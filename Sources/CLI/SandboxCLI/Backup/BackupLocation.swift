@@ -30,7 +30,7 @@ struct BackupReadOptions: ParsableArguments {
 enum BackupLocation {
     /// Whether `url` is a backup directory (it holds `Manifest.db`).
     static func isBackup(_ url: URL) -> Bool {
-        FileManager.default.fileExists(atPath: url.appendingPathComponent("Manifest.db").path)
+        PathChecks.exists(url.appendingPathComponent("Manifest.db").path)
     }
 
     /// A backup directory from a path or a name under the default backups directory.
@@ -50,7 +50,7 @@ enum BackupLocation {
 
     /// The backup directories directly inside `directory`, sorted by name.
     static func backups(in directory: URL) -> [URL] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.sorted().map { directory.appendingPathComponent($0).standardizedFileURL }.filter(isBackup)
+        let names = (try? PathChecks.entries(directory.path)) ?? []
+        return names.map { directory.appendingPathComponent($0).standardizedFileURL }.filter(isBackup)
     }
 }

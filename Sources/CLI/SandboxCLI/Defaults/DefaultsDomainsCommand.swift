@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSystem
 import Foundation
 import Preferences
 import PropertyList
@@ -34,10 +35,10 @@ struct DefaultsDomainsCommand: ParsableCommand {
         let directory = try options.preferencesDirectory()
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            // A missing directory is no domains.
+            names = try PathChecks.entries(directory.path)
         } catch {
-            if !FileManager.default.fileExists(atPath: directory.path) { return [] }
-            throw DefaultsError("cannot list \(directory.path): \(error.localizedDescription)")
+            throw DefaultsError("cannot list \(directory.path): \(error.reason)")
         }
         return names.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }
             .map { String($0.dropLast(".plist".count)) }

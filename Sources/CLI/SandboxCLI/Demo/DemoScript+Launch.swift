@@ -1,4 +1,5 @@
 import Device
+import FileSystem
 import Foundation
 import Launch
 
@@ -27,8 +28,8 @@ extension DemoScript {
         for leftover in [installed.dataContainerURL.deletingLastPathComponent().appendingPathComponent("escaped.txt"),
                          installed.dataContainerURL.appendingPathComponent("escaped.txt"),
                          installed.bundleContainer.appendingPathComponent("tampered.txt")]
-        where FileManager.default.fileExists(atPath: leftover.path) {
-            try FileManager.default.removeItem(at: leftover)
+        where FileSystemPaths.exists(atPath: leftover.path) {
+            try FileSystemPaths.removeTree(atPath: leftover.path)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Container
 import Device
+import FileSystem
 import Foundation
 import KeyedArchive
 import Keychain
@@ -41,8 +42,8 @@ struct DemoScript {
         if let previous = try? Device.open(at: firstDeviceURL) {
             stale.append(backupsURL.appendingPathComponent(previous.identity.udid, isDirectory: true))
         }
-        for url in stale where FileManager.default.fileExists(atPath: url.path) {
-            try FileManager.default.removeItem(at: url)
+        for url in stale where FileSystemPaths.exists(atPath: url.path) {
+            try FileSystemPaths.removeTree(atPath: url.path)
         }
         narrator.write("Sandbox demo: the Possessions app on a simulated iOS device")
         narrator.write("Everything is kept under \(home.path)")
@@ -141,7 +142,7 @@ struct DemoScript {
                 narrator.say("write to \(path): refused (\(error.code))")
             }
         }
-        try narrator.check(!FileManager.default.fileExists(atPath: installed.dataContainerURL.deletingLastPathComponent()
+        try narrator.check(!FileSystemPaths.exists(atPath: installed.dataContainerURL.deletingLastPathComponent()
                                                             .appendingPathComponent("escaped.txt").path),
                            "nothing was written outside the container or at its root")
         try run.terminate()

@@ -1,4 +1,5 @@
-import Foundation
+import FileSystem
+import SystemPackage
 
 /// A failed system call while reading or writing a file, with the reason the
 /// system gave (`strerror`).
@@ -10,14 +11,20 @@ struct FileIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `errno` value.
     var code: Int32
 
-    init(_ operation: String, path: String? = nil, code: Int32 = errno) {
+    init(_ operation: String, path: String? = nil, code: Int32) {
         self.operation = operation
         self.path = path
         self.code = code
     }
 
+    /// The same failure as FileSystem reported it, described as this
+    /// command's `operation`.
+    init(_ operation: String, path: String? = nil, _ failure: FileSystemError) {
+        self.init(operation, path: path, code: failure.errno.rawValue)
+    }
+
     var description: String {
-        let reason = String(cString: strerror(code))
+        let reason = Errno(rawValue: code).description
         if let path { return "cannot \(operation) \(path): \(reason)" }
         return "cannot \(operation): \(reason)"
     }

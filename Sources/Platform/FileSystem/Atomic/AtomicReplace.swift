@@ -106,10 +106,12 @@ extension FileDescriptor {
             if options.durability != .none { try output.sync() }
             output.closeQuietly()
             outputOpen = false
-            // A swap needs an existing target: a first write (ENOENT), like
-            // any swap that fails, falls back to the rename, which creates
-            // the name or reports the failure.
-            if options.durability == .none, options.replacesExisting, (try? exchange(temporary, name)) == true {
+            var exchanged = false
+            if options.durability == .none, options.replacesExisting {
+                // ENOENT: no file to swap with yet (a new name); the rename below makes it.
+                do { exchanged = try exchange(temporary, name) } catch { if !error.isNotFound { throw error } }
+            }
+            if exchanged {
                 // Swapping the names, then removing the old file under the
                 // temporary name, is as atomic for readers as a rename over
                 // it, and skips the writeback ext4 starts (auto_da_alloc)

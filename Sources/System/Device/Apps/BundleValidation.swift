@@ -1,4 +1,5 @@
 import Container
+import FileSystem
 import Foundation
 
 /// The checks `install` and `update` make on a bundle before taking it.
@@ -10,7 +11,7 @@ enum BundleValidation {
         guard source.pathExtension == "app" else {
             throw DeviceError(.invalidBundle, path: source.path, "an app bundle's name ends in .app")
         }
-        guard Platform.isDirectory(source.standardizedFileURL.resolvingSymlinksInPath().path) else {
+        guard ((try? FileSystemPaths.status(atPath: source.path, followLinks: true)) ?? nil)?.isDirectory == true else {
             throw DeviceError(.invalidBundle, path: source.path, "no bundle directory at \(source.path)")
         }
         let bundle: AppBundle
@@ -24,7 +25,7 @@ enum BundleValidation {
                               "CFBundleExecutable '\(info.executable)' is not a file name")
         }
         let executable = source.appendingPathComponent(info.executable)
-        guard Platform.isRegularFile(executable.path) else {
+        guard FileSystemPaths.isRegularFile(atPath: executable.path) else {
             throw DeviceError(.invalidBundle, bundleID: info.identifier, path: executable.path,
                               "the bundle has no executable '\(info.executable)'")
         }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Keychain
 
@@ -46,12 +47,12 @@ extension Device {
             if journal.keychainPolicy == .delete {
                 try applyDeletePolicy(removed: journal.old, remaining: Array(journal.registry.apps.values))
             }
-            try? FileManager.default.removeItem(at: layout.runRecord(journal.bundleID))
+            try? FileSystemPaths.removeFile(atPath: layout.runRecord(journal.bundleID).path)
         }
         try remove(layout.bundleContainer(journal.old.bundleUUID), bundleID: journal.bundleID)
         try remove(layout.dataContainer(journal.old.dataUUID), bundleID: journal.bundleID)
         try sweep(journal.registry)
-        do { _ = try Platform.removeTree(layout.journal.path) } catch {
+        do { try FileSystemPaths.removeFile(atPath: layout.journal.path) } catch {
             throw DeviceError(error, path: layout.journal.path, "remove the journal")
         }
     }
@@ -71,7 +72,7 @@ extension Device {
     /// of interrupted record writes.
     func sweep(_ registry: AppRegistry) throws {
         for url in orphans(registry) { try remove(url, bundleID: nil) }
-        for url in leftoverTemporaryFiles() { try? FileManager.default.removeItem(at: url) }
+        for url in leftoverTemporaryFiles() { _ = try? FileSystemPaths.removeTree(atPath: url.path) }
     }
 
     private func orphans(_ registry: AppRegistry) -> [URL] {
@@ -79,7 +80,7 @@ extension Device {
         let data = Set(registry.apps.values.map(\.dataUUID))
         let groups = Set(registry.groups.values)
         func unnamed(_ directory: URL, _ keep: Set<String>) -> [URL] {
-            ((try? Platform.listDirectory(directory.path)) ?? []).filter { !keep.contains($0) }.sorted()
+            ((try? FileSystemPaths.entries(atPath: directory.path)) ?? []).filter { !keep.contains($0) }
                 .map { directory.appendingPathComponent($0, isDirectory: true) }
         }
         return unnamed(layout.bundleApplications, bundles) + unnamed(layout.dataApplications, data)
@@ -87,12 +88,15 @@ extension Device {
     }
 
     private func leftoverTemporaryFiles() -> [URL] {
-        ((try? Platform.listDirectory(root.path)) ?? []).filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") }
+        ((try? FileSystemPaths.entries(atPath: root.path)) ?? []).filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") }
             .map { root.appendingPathComponent($0) }
     }
 
+    /// Removes the tree at `url`, never following a link; a missing one
+    /// (its parent too) is fine.
     func remove(_ url: URL, bundleID: String?) throws {
-        do { _ = try Platform.removeTree(url.path) } catch {
+        do { _ = try FileSystemPaths.removeTree(atPath: url.path) } catch {
+            if error.isNotFound { return }
             throw DeviceError(error, bundleID: bundleID, path: url.path, "remove \(url.lastPathComponent)")
         }
     }

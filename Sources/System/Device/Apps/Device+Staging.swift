@@ -1,4 +1,5 @@
 import Container
+import FileSystem
 import Foundation
 
 /// Building an app's new containers before the operation commits. Nothing
@@ -15,15 +16,16 @@ extension Device {
         let container = layout.bundleContainer(bundleUUID)
         let copy = container.appendingPathComponent(source.lastPathComponent, isDirectory: true)
         do {
-            try Platform.makeDirectories(container.path)
+            try FileSystemPaths.makeDirectories(atPath: container.path)
         } catch {
             throw DeviceError(error, bundleID: identifier, path: container.path, "create the bundle container")
         }
         do {
-            try FileManager.default.copyItem(at: source, to: copy)
+            try BundleCopy.copy(from: source.path, to: copy.path)
         } catch {
             try? remove(container, bundleID: identifier)
-            throw DeviceError(.io, bundleID: identifier, path: source.path, "cannot copy the bundle: \(error.localizedDescription)")
+            let code: DeviceError.Code = error.isNoSpace ? .diskFull : .io
+            throw DeviceError(code, bundleID: identifier, path: source.path, "cannot copy the bundle: \(error)")
         }
         let installed: AppBundle
         let entitlements: AppEntitlements
@@ -66,7 +68,7 @@ extension Device {
             let url = layout.groupContainer(uuid)
             do {
                 for directory in ["Library/Preferences", "Library/Caches"] {
-                    try Platform.makeDirectories(url.appendingPathComponent(directory).path)
+                    try FileSystemPaths.makeDirectories(atPath: url.appendingPathComponent(directory).path)
                 }
             } catch {
                 throw DeviceError(error, bundleID: record.bundleID, path: url.path, "create the app group container")

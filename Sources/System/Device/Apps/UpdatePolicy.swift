@@ -1,4 +1,5 @@
 import Container
+import FileSystem
 import Foundation
 
 /// What an update carries from the old data container to the new one.
@@ -29,8 +30,8 @@ extension Device {
     func moveData(from old: URL, to new: URL, bundleID: String) throws {
         for name in try names(in: old, bundleID: bundleID) where UpdatePolicy.moves(name) {
             let source = old.appendingPathComponent(name)
-            if name == "Library" && Platform.isDirectory(source.path) {
-                try Platform.makeDirectoriesOrThrow(new.appendingPathComponent(name).path, bundleID: bundleID)
+            if name == "Library" && FileSystemPaths.isDirectory(atPath: source.path) {
+                try makeDirectories(new.appendingPathComponent(name).path, bundleID: bundleID)
                 for entry in try names(in: source, bundleID: bundleID)
                 where UpdatePolicy.moves(name + "/" + entry) {
                     try move(source.appendingPathComponent(entry), to: new.appendingPathComponent(name).appendingPathComponent(entry),
@@ -43,7 +44,7 @@ extension Device {
     }
 
     private func names(in directory: URL, bundleID: String) throws -> [String] {
-        do { return try Platform.listDirectory(directory.path).sorted() } catch {
+        do { return try FileSystemPaths.entries(atPath: directory.path) } catch {
             throw DeviceError(error, bundleID: bundleID, path: directory.path, "list \(directory.lastPathComponent)")
         }
     }
@@ -52,21 +53,22 @@ extension Device {
     /// layout directories are replaced by `rename` itself; anything else in
     /// the way (never there in a fresh container) is removed first.
     private func move(_ source: URL, to destination: URL, bundleID: String) throws {
-        do { try Platform.rename(source.path, destination.path) } catch {
-            guard Platform.exists(destination.path) else {
+        do { try FileSystemPaths.rename(atPath: source.path, to: destination.path) } catch {
+            guard FileSystemPaths.exists(atPath: destination.path) else {
                 throw DeviceError(error, bundleID: bundleID, path: source.path, "move \(source.lastPathComponent)")
             }
             try remove(destination, bundleID: bundleID)
-            do { try Platform.rename(source.path, destination.path) } catch {
+            do { try FileSystemPaths.rename(atPath: source.path, to: destination.path) } catch {
                 throw DeviceError(error, bundleID: bundleID, path: source.path, "move \(source.lastPathComponent)")
             }
         }
     }
 }
 
-extension Platform {
-    static func makeDirectoriesOrThrow(_ path: String, bundleID: String?) throws {
-        do { try makeDirectories(path) } catch {
+extension Device {
+    /// Creates `path` and its missing parents, as a ``DeviceError``.
+    func makeDirectories(_ path: String, bundleID: String?) throws {
+        do { try FileSystemPaths.makeDirectories(atPath: path) } catch {
             throw DeviceError(error, bundleID: bundleID, path: path, "create \((path as NSString).lastPathComponent)")
         }
     }

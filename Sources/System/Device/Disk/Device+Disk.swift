@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 extension Device {
@@ -6,7 +7,7 @@ extension Device {
     /// or the host file system's figures from `statvfs`.
     public func freeSpace() throws -> DiskSpace {
         let host: FileSystemSpace
-        do { host = try Platform.fileSystemSpace(root.path) } catch {
+        do { host = try FileSystemPaths.space(atPath: root.path) } catch {
             throw DeviceError(error, path: root.path, "read the file system's free space")
         }
         guard let capacity else {
@@ -14,7 +15,7 @@ extension Device {
                              level: thresholds.level(free: host.available))
         }
         let used: UInt64
-        do { used = try Platform.measureTree(root.path).bytes } catch {
+        do { used = try FileSystemPaths.measureTree(atPath: root.path).bytes } catch {
             throw DeviceError(error, path: root.path, "measure the device")
         }
         let free = min(capacity > used ? capacity - used : 0, host.available)

@@ -1,10 +1,11 @@
+import FileSystem
 import Foundation
 
 /// iOS 5's cleaner. When space is low the system empties `Library/Caches`
 /// and `tmp` of apps that are not running, never of a running one.
 ///
 /// The walk is descriptor-based (`openat`, `readdir`, `fstatat`,
-/// `unlinkat`; see `Support/Platform.swift`): one `fstatat` and one
+/// `unlinkat`; see FileSystem's `removeContents`): one `fstatat` and one
 /// `unlinkat` per file, no path strings, so it runs close to `rm -rf`.
 extension Device {
     /// Empties Caches and tmp of every installed app that is not running
@@ -38,7 +39,7 @@ extension Device {
             var count = 0
             for url in targets.flatMap(\.directories) {
                 do {
-                    let tally = try Platform.measureTree(url.path)
+                    let tally = try FileSystemPaths.measureTree(atPath: url.path)
                     count += tally.files + tally.directories
                 } catch {
                     throw DeviceError(error, path: url.path, "count the files to purge")
@@ -55,7 +56,7 @@ extension Device {
                 let baseBytes = bytesDone
                 let tally: TreeTally
                 do {
-                    tally = try Platform.removeContents(of: directory.path, progress: progress.map { report in
+                    tally = try FileSystemPaths.removeContents(atPath: directory.path, progress: progress.map { report in
                         { tally in
                             report(PurgeProgress(removed: base + tally.files + tally.directories, total: total,
                                                  bytes: baseBytes + tally.bytes, bundleID: target.bundleID))

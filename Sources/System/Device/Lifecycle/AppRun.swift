@@ -1,4 +1,5 @@
 import Foundation
+import Launch
 import Preferences
 import PropertyList
 
@@ -146,7 +147,7 @@ public final class AppRun {
     }
 
     private func move(to next: AppState) throws {
-        try device.writeRunRecord(RunRecord(bundleID: bundleID, pid: Platform.currentProcessID, state: next, kind: "in-process"))
+        try device.writeRunRecord(RunRecord(bundleID: bundleID, pid: ProcessControl.currentProcessID, state: next, kind: "in-process"))
         state = next
     }
 

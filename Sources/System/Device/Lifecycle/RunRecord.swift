@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Launch
 
@@ -24,7 +25,7 @@ public struct RunRecord: Codable, Sendable, Hashable {
     public init(bundleID: String, pid: Int32, state: AppState, kind: String, launched: Date = Date()) {
         self.bundleID = bundleID
         self.pid = pid
-        self.processStartTime = Platform.processStartTime(pid)
+        self.processStartTime = ProcessControl.startTime(of: pid)
         self.state = state
         self.launched = launched
         self.kind = kind
@@ -50,8 +51,8 @@ extension Device {
 
     /// The records of the apps running now (records of dead processes are skipped).
     public func runningApps() -> [RunRecord] {
-        let names = (try? Platform.listDirectory(layout.run.path)) ?? []
-        return names.filter { $0.hasSuffix(".plist") }.sorted().compactMap { name in
+        let names = (try? FileSystemPaths.entries(atPath: layout.run.path)) ?? []
+        return names.filter { $0.hasSuffix(".plist") }.compactMap { name in
             guard let record = runRecord(String(name.dropLast(".plist".count))), record.isAlive else { return nil }
             return record
         }
@@ -59,18 +60,18 @@ extension Device {
 
     /// Records that an app runs (for ``AppRun`` and the launcher).
     public func writeRunRecord(_ record: RunRecord) throws {
-        try Platform.makeDirectoriesOrThrow(layout.run.path, bundleID: record.bundleID)
-        try RecordFile.write(record, to: layout.runRecord(record.bundleID))
+        try makeDirectories(layout.run.path, bundleID: record.bundleID)
+        try RecordFile.write(record, to: layout.runRecord(record.bundleID), durability: .none)
     }
 
     /// Removes an app's run record (it terminated).
     public func removeRunRecord(_ bundleID: String) {
-        try? FileManager.default.removeItem(at: layout.runRecord(bundleID))
+        try? FileSystemPaths.removeFile(atPath: layout.runRecord(bundleID).path)
     }
 
     /// Removes the records of processes that have died.
     func removeStaleRunRecords() {
-        let names = (try? Platform.listDirectory(layout.run.path)) ?? []
+        let names = (try? FileSystemPaths.entries(atPath: layout.run.path)) ?? []
         for name in names where name.hasSuffix(".plist") {
             let id = String(name.dropLast(".plist".count))
             if let record = runRecord(id), !record.isAlive { removeRunRecord(id) }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PropertyList
 
@@ -26,7 +27,10 @@ enum ContainerMetadata {
             "MCMMetadataUUID": .string(uuid),
         ]
         let url = directory.appendingPathComponent(fileName)
-        do { try Platform.writeAtomically(try value.encoded(as: .binary), to: url.path) } catch let error as SystemFailure {
+        // Flushed with the directory: tools find a container by this file,
+        // so it must be there after a power loss that keeps the registry.
+        let options = AtomicWriteOptions(durability: .full, permissions: 0o644)
+        do { try FileSystemPaths.writeAtomically(try value.encoded(as: .binary), toPath: url.path, options: options) } catch let error as FileSystemError {
             throw DeviceError(error, bundleID: identifier, path: url.path, "write the container metadata")
         } catch {
             throw DeviceError.wrapping(error, bundleID: identifier, path: url.path, "write the container metadata")
@@ -35,7 +39,7 @@ enum ContainerMetadata {
 
     /// The `MCMMetadataIdentifier` of the container at `directory`, if any.
     static func identifier(in directory: URL) -> String? {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)),
+        guard let data = (try? FileSystemPaths.readFile(atPath: directory.appendingPathComponent(fileName).path)) ?? nil,
               let value = try? PropertyListValue(data: data) else { return nil }
         return value["MCMMetadataIdentifier"]?.stringValue
     }

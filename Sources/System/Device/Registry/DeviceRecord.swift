@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PropertyList
 
@@ -18,21 +19,31 @@ struct DeviceRecord: Codable, Sendable {
 enum RecordFile {
     static func read<T: Decodable>(_ type: T.Type, from url: URL) throws -> T? {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            if !Platform.exists(url.path) { return nil }
-            throw DeviceError(.io, path: url.path, "cannot read \(url.lastPathComponent): \(error.localizedDescription)")
+        do {
+            guard let contents = try FileSystemPaths.readFile(atPath: url.path) else { return nil }
+            data = contents
+        } catch {
+            throw DeviceError(.io, path: url.path, "cannot read \(url.lastPathComponent): \(error.reason)")
         }
         do { return try PropertyListValueDecoder().decode(type, from: data) } catch {
             throw DeviceError(.corrupt, path: url.path, "\(url.lastPathComponent) is malformed: \(error)")
         }
     }
 
-    static func write<T: Encodable>(_ value: T, to url: URL) throws {
+    /// Replaces the record at `url`. The device's registry, journal and
+    /// identity must survive a power loss once written (an update's commit
+    /// point is the journal's rename), so the default is ``Durability/full``;
+    /// run records, which describe processes a power loss ends anyway, pass
+    /// ``Durability/none``.
+    static func write<T: Encodable>(_ value: T, to url: URL, durability: Durability = .full) throws {
         let data: Data
         do { data = try PropertyListValueEncoder().encode(value, as: .xml) } catch {
             throw DeviceError(.io, path: url.path, "cannot encode \(url.lastPathComponent): \(error)")
         }
-        do { try Platform.writeAtomically(data, to: url.path) } catch {
+        do {
+            try FileSystemPaths.writeAtomically(data, toPath: url.path,
+                                                options: AtomicWriteOptions(durability: durability, permissions: 0o644))
+        } catch {
             throw DeviceError(error, path: url.path, "write \(url.lastPathComponent)")
         }
     }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Keychain
 
@@ -44,12 +45,12 @@ extension Device {
                 throw DeviceError(.appRunning, bundleID: running.bundleID, "\(running.bundleID) is running; terminate it before erasing")
             }
             try RecordFile.write(AppRegistry(), to: layout.registry)
-            try? FileManager.default.removeItem(at: layout.journal)
+            _ = try? FileSystemPaths.removeTree(atPath: layout.journal.path)
             try sweep(AppRegistry())
             do { try keychain.reset() } catch {
                 throw DeviceError.wrapping(error, path: layout.keychains.path, "reset the keychain")
             }
-            do throws(SystemFailure) { _ = try Platform.removeContents(of: layout.run.path) } catch {
+            do throws(FileSystemError) { _ = try FileSystemPaths.removeContents(atPath: layout.run.path) } catch {
                 throw DeviceError(error, path: layout.run.path, "remove the run records")
             }
         }

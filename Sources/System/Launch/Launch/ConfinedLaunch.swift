@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import SystemPackage
 @_exported import LaunchCore
 
 /// A program to start inside a Landlock confinement: which program, with
@@ -74,7 +76,7 @@ public struct ConfinedLaunch: Sendable {
             do {
                 return try startOnce()
             } catch let error as LaunchError
-                where error.code == .execFailed && error.errno == Platform.textFileBusy && attempt < 20 {
+                where error.code == .execFailed && error.errno == ProcessControl.textFileBusy && attempt < 20 {
                 attempt += 1
                 Thread.sleep(forTimeInterval: 0.01 * Double(attempt))
             }
@@ -84,41 +86,46 @@ public struct ConfinedLaunch: Sendable {
     private func startOnce() throws -> LaunchedProcess {
         let request = try trampolineRequest()
         let trampolineURL = try trampoline ?? TrampolineLocator.locate()
-        let status = try Platform.makePipe()
         var descriptors: [(child: Int32, parent: Int32)] = []
-        var opened: [FileHandle] = []
+        // Open until the spawn has duplicated it into the child.
+        var null: FileDescriptor?
+        defer { null?.closeQuietly() }
         for (number, io) in [(Int32(0), standardInput), (1, standardOutput), (2, standardError)] {
             switch io {
             case .inherit: continue
             case .nullDevice:
-                guard let null = FileHandle(forUpdatingAtPath: "/dev/null") else {
-                    throw LaunchError(.spawnFailed, path: "/dev/null", "cannot open the null device")
+                if null == nil {
+                    do { null = try FileDescriptor.open(atPath: "/dev/null", .readWrite) } catch {
+                        throw LaunchError(.spawnFailed, path: "/dev/null", "cannot open the null device")
+                    }
                 }
-                opened.append(null)
-                descriptors.append((number, null.fileDescriptor))
+                if let null { descriptors.append((number, null.rawValue)) }
             case .descriptor(let fd): descriptors.append((number, fd))
             }
+        }
+        let status: (read: Int32, write: Int32)
+        do { status = try ProcessControl.makePipe() } catch {
+            throw LaunchError(.spawnFailed, error, path: trampolineURL.path, "make the status pipe")
         }
         descriptors.append((ConfinementTrampoline.statusDescriptor, status.write))
         let pid: Int32
         do {
-            defer { Platform.closeDescriptor(status.write) }
-            pid = try Platform.spawn(trampolineURL.path, arguments: [trampolineURL.path] + request.commandLine,
-                                     environment: environment.map { "\($0.key)=\($0.value)" },
-                                     descriptors: descriptors)
-        } catch let failure as SystemFailure {
-            Platform.closeDescriptor(status.read)
-            throw LaunchError(.spawnFailed, failure, path: trampolineURL.path, "start the trampoline")
+            defer { ProcessControl.closeDescriptor(status.write) }
+            pid = try ProcessControl.spawn(trampolineURL.path, arguments: [trampolineURL.path] + request.commandLine,
+                                           environment: environment.map { "\($0.key)=\($0.value)" },
+                                           descriptors: descriptors)
+        } catch {
+            ProcessControl.closeDescriptor(status.read)
+            throw LaunchError(.spawnFailed, error, path: trampolineURL.path, "start the trampoline")
         }
-        withExtendedLifetime(opened) {}
-        let answer = [UInt8](Platform.readAll(status.read))
-        Platform.closeDescriptor(status.read)
+        let answer = ProcessControl.readToEnd(status.read)
+        ProcessControl.closeDescriptor(status.read)
         return try started(pid, answer: answer)
     }
 
     private func trampolineRequest() throws -> TrampolineRequest {
         let program = executable.standardizedFileURL.path
-        guard FileManager.default.isExecutableFile(atPath: program) else {
+        guard FileSystemPaths.isExecutable(atPath: program) else {
             throw LaunchError(.executableNotFound, path: program, "no executable program")
         }
         let words = [program] + arguments + rules.map(\.path) + [workingDirectory?.path ?? ""]
@@ -139,12 +146,12 @@ public struct ConfinedLaunch: Sendable {
         switch TrampolineStatus(reading: answer) {
         case .confined(let abi):
             let limitation = ConfinedLaunch.limitations(abi: abi)
-            if printsWarnings, let limitation { FileHandle.standardError.write(Data((limitation + "\n").utf8)) }
+            if printsWarnings, let limitation { try? FileDescriptor.standardError.writeFully(Array((limitation + "\n").utf8)) }
             process.confinement = Confinement(confined: true, abi: abi, warning: limitation)
             return process
         case .unconfined(let abi, let reason):
             let warning = Confinement.warning(reason)
-            if printsWarnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+            if printsWarnings { try? FileDescriptor.standardError.writeFully(Array((warning + "\n").utf8)) }
             process.confinement = Confinement(confined: false, abi: abi, warning: warning)
             return process
         case .failed(let error):

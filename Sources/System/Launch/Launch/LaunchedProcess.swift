@@ -48,7 +48,7 @@ public final class LaunchedProcess: @unchecked Sendable {
     public func terminate(_ signal: LaunchSignal = .terminate) throws {
         try lock.withLock {
             guard status == nil else { return }
-            do { try Platform.sendSignal(signal.rawValue, to: pid) } catch let failure as SystemFailure {
+            do { try ProcessControl.sendSignal(signal.rawValue, to: pid) } catch let failure as SystemFailure {
                 throw LaunchError(.signalFailed, failure, path: String(pid), "signal the process")
             }
         }
@@ -59,7 +59,7 @@ public final class LaunchedProcess: @unchecked Sendable {
         // Not under the lock: a blocking wait must not hold up `terminate`.
         let raw: Int32?
         do {
-            raw = try Platform.wait(pid, block: block)
+            raw = try ProcessControl.wait(pid, block: block)
         } catch let failure as SystemFailure {
             // Another thread collected it first.
             if let status = exitStatus { return status }
@@ -80,7 +80,7 @@ public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
     case signaled(Int32)
 
     init(rawWaitStatus: Int32) {
-        let decoded = Platform.decodeWaitStatus(rawWaitStatus)
+        let decoded = ProcessControl.decodeWaitStatus(rawWaitStatus)
         self = decoded.signal.map { .signaled($0) } ?? .exited(decoded.exitCode ?? 0)
     }
 
@@ -111,11 +111,11 @@ public struct LaunchSignal: RawRepresentable, Sendable, Hashable {
     /// Wraps a signal number.
     public init(rawValue: Int32) { self.rawValue = rawValue }
     /// SIGTERM: the will-terminate request a program may handle.
-    public static let terminate = LaunchSignal(rawValue: Platform.signalTerminate)
+    public static let terminate = LaunchSignal(rawValue: ProcessControl.signalTerminate)
     /// SIGKILL: ends the program at once.
-    public static let kill = LaunchSignal(rawValue: Platform.signalKill)
+    public static let kill = LaunchSignal(rawValue: ProcessControl.signalKill)
     /// SIGINT.
-    public static let interrupt = LaunchSignal(rawValue: Platform.signalInterrupt)
+    public static let interrupt = LaunchSignal(rawValue: ProcessControl.signalInterrupt)
     /// SIGHUP.
-    public static let hangup = LaunchSignal(rawValue: Platform.signalHangup)
+    public static let hangup = LaunchSignal(rawValue: ProcessControl.signalHangup)
 }

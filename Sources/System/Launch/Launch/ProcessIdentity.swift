@@ -13,7 +13,7 @@ public struct ProcessIdentity: Codable, Sendable, Hashable {
     /// The identity of the live process `pid` (its start time read now).
     public init(pid: Int32) {
         self.pid = pid
-        self.startTime = Platform.processStat(pid)?.startTime
+        self.startTime = ProcessControl.startTime(of: pid)
     }
 
     /// An identity as recorded earlier.
@@ -25,14 +25,14 @@ public struct ProcessIdentity: Codable, Sendable, Hashable {
     /// Whether this very process still runs: the pid exists, is not a
     /// zombie, and started at the recorded time.
     public var isAlive: Bool {
-        guard pid > 0, Platform.processExists(pid) else { return false }
-        guard let stat = Platform.processStat(pid) else { return startTime == nil }
+        guard pid > 0, ProcessControl.exists(pid) else { return false }
+        guard let stat = ProcessStat.read(pid) else { return startTime == nil }
         guard stat.state != "Z" && stat.state != "X" else { return false }
         return startTime.map { $0 == stat.startTime } ?? true
     }
 
     /// This process.
-    public static var current: ProcessIdentity { ProcessIdentity(pid: Platform.currentProcessID) }
+    public static var current: ProcessIdentity { ProcessIdentity(pid: ProcessControl.currentProcessID) }
 
     /// Waits up to `timeout` seconds for the process to end (polling, as it
     /// need not be a child of this one); returns whether it ended.
@@ -50,9 +50,9 @@ public struct ProcessIdentity: Codable, Sendable, Hashable {
     public func send(_ signal: LaunchSignal) throws -> Bool {
         guard isAlive else { return false }
         do {
-            try Platform.sendSignal(signal.rawValue, to: pid)
+            try ProcessControl.sendSignal(signal.rawValue, to: pid)
             return true
-        } catch let failure as SystemFailure where failure.errno == Platform.noSuchProcess {
+        } catch let failure as SystemFailure where failure.errno == ProcessControl.noSuchProcess {
             return false
         } catch let failure as SystemFailure {
             throw LaunchError(.signalFailed, failure, path: String(pid), "signal the process")

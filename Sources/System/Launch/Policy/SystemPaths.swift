@@ -31,7 +31,7 @@ public enum SystemPaths {
     /// runtime, `/opt/swift/...` or elsewhere).
     public static var rules: [PathRule] {
         var rules = programs.map { PathRule($0, .readExecute, optional: true) }
-        for directory in Platform.mappedLibraryDirectories()
+        for directory in ProcessControl.mappedLibraryDirectories()
         where !programs.contains(where: { directory == $0 || directory.hasPrefix($0 + "/") }) {
             rules.append(PathRule(directory, .readExecute, optional: true))
         }

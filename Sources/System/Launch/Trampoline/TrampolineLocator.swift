@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// Finds the `sandbox-confine` program: `$SANDBOX_CONFINE`, else beside the
@@ -15,7 +16,7 @@ public enum TrampolineLocator {
         if let explicit = environment["SANDBOX_CONFINE"], !explicit.isEmpty {
             candidates.append(URL(fileURLWithPath: explicit))
         }
-        if let program = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+        if let program = runningProgram() {
             let directory = program.deletingLastPathComponent()
             candidates.append(directory.appendingPathComponent(name))
             candidates.append(directory.deletingLastPathComponent().appendingPathComponent(name))
@@ -23,10 +24,20 @@ public enum TrampolineLocator {
         for directory in (environment["PATH"] ?? "").split(separator: ":") {
             candidates.append(URL(fileURLWithPath: String(directory)).appendingPathComponent(name))
         }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        guard let found = candidates.first(where: { FileSystemPaths.isExecutable(atPath: $0.path) }) else {
             throw LaunchError(.trampolineNotFound, path: name,
                               "cannot find the confinement trampoline (build it, or set SANDBOX_CONFINE)")
         }
         return found
+    }
+
+    /// The running program with every link resolved: `/proc/self/exe` names
+    /// it so on Linux (a `swift run` or an installed link leads to the
+    /// build directory, where the trampoline sits beside it).
+    private static func runningProgram() -> URL? {
+        #if os(Linux)
+        if let path = try? FileSystemPaths.readLink(atPath: "/proc/self/exe") { return URL(fileURLWithPath: path) }
+        #endif
+        return Bundle.main.executableURL
     }
 }

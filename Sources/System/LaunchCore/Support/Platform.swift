@@ -24,12 +24,6 @@ private func c_syscall(_ number: Int, _ a: Int, _ b: Int, _ c: Int, _ d: Int) ->
 private func c_prctl(_ option: Int32, _ a: UInt, _ b: UInt, _ c: UInt, _ d: UInt) -> Int32
 #endif
 
-/// A failed system call: the `errno` it left.
-package struct SystemFailure: Error {
-    package var errno: Int32
-    package init(errno: Int32) { self.errno = errno }
-}
-
 enum Platform {
     typealias Descriptor = Int32
 

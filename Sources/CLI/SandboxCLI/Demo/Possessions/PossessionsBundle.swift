@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PropertyList
 
@@ -12,10 +13,9 @@ enum PossessionsBundle {
     static func make(version: String, in directory: URL) throws -> URL {
         let bundle = directory.appendingPathComponent("v\(version)", isDirectory: true)
             .appendingPathComponent(name + ".app", isDirectory: true)
-        let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: bundle.path) { try fileManager.removeItem(at: bundle) }
-        try fileManager.createDirectory(at: bundle.appendingPathComponent("Settings.bundle"), withIntermediateDirectories: true)
-        try fileManager.createDirectory(at: bundle.appendingPathComponent("en.lproj"), withIntermediateDirectories: true)
+        if FileSystemPaths.exists(atPath: bundle.path) { try FileSystemPaths.removeTree(atPath: bundle.path) }
+        try FileSystemPaths.makeDirectories(atPath: bundle.appendingPathComponent("Settings.bundle").path)
+        try FileSystemPaths.makeDirectories(atPath: bundle.appendingPathComponent("en.lproj").path)
 
         let info: PropertyListValue = [
             "CFBundleIdentifier": .string(PossessionsApp.bundleID),
@@ -28,7 +28,7 @@ enum PossessionsBundle {
             "CFBundlePackageType": "APPL",
             "UIRequiresPersistentWiFi": false,
         ]
-        try info.encoded(as: .binary).write(to: bundle.appendingPathComponent("Info.plist"))
+        try write(info.encoded(as: .binary), to: bundle.appendingPathComponent("Info.plist"))
 
         let settings: PropertyListValue = [
             "PreferenceSpecifiers": [
@@ -36,14 +36,20 @@ enum PossessionsBundle {
                 ["Type": "PSTextFieldSpecifier", "Key": "Currency", "DefaultValue": "USD"],
             ],
         ]
-        try settings.encoded(as: .xml).write(to: bundle.appendingPathComponent("Settings.bundle/Root.plist"))
-        try Data("\"Terms\" = \"Terms of Service (version \(version))\";\n".utf8)
-            .write(to: bundle.appendingPathComponent("en.lproj/Localizable.strings"))
+        try write(settings.encoded(as: .xml), to: bundle.appendingPathComponent("Settings.bundle/Root.plist"))
+        try write(Data("\"Terms\" = \"Terms of Service (version \(version))\";\n".utf8),
+                  to: bundle.appendingPathComponent("en.lproj/Localizable.strings"))
 
         let executable = bundle.appendingPathComponent(name)
-        try Data(probeScript.utf8).write(to: executable)
-        try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+        try write(Data(probeScript.utf8), to: executable, permissions: 0o755)
         return bundle
+    }
+
+    /// Writes one file of the staged bundle. No flush: a staging copy
+    /// lost to a power cut is simply made again.
+    private static func write(_ data: Data, to url: URL, permissions: UInt32 = 0o644) throws {
+        try FileSystemPaths.writeAtomically(data, toPath: url.path,
+                                            options: AtomicWriteOptions(durability: .none, permissions: permissions))
     }
 
     /// The app's executable: when launched as a process it tries to write

@@ -9,7 +9,7 @@ document. The "bomb" files are binary property lists whose object i is the
 array [i+1, i+1]: a few hundred bytes that expand to 2^levels leaves if
 shared references are not kept shared.
 
-Usage: gen_data.py [DATA_DIR]   (default: benchmarks/data next to this script)
+Usage: gen_data.py [DATA_DIR]   (default: Benchmarks/Scripts/data next to this script)
 """
 
 import datetime

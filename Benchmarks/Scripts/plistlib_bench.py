@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times Python's plistlib on the files benchmarks/gen_data.py writes, the
+"""Times Python's plistlib on the files Benchmarks/Scripts/gen_data.py writes, the
 same way the Swift `plist-benchmark` times the Swift implementations:
 best-of-N wall time of one call; decode MB/s = input bytes / time, encode
 MB/s = output bytes / time (MB = 10^6 bytes). Prints the same markdown

@@ -2,7 +2,7 @@
  * The atomic-replace sequences behind docs/PERFORMANCE.md's "Container" section,
  * timed in C so no library overhead hides the system calls' own cost.
  *
- *   gcc -O2 -o /tmp/atomic_sequences benchmarks/atomic_sequences.c
+ *   gcc -O2 -o /tmp/atomic_sequences Benchmarks/Scripts/atomic_sequences.c
  *   /tmp/atomic_sequences DIR [CALLS]     (DIR on the disk under test; default 300 calls)
  *
  * Each call of each sequence replaces DIR/data.bin with 4 KiB; the sequences

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Runs the property-list benchmark and rewrites docs/PERFORMANCE.md.
 #
-#   benchmarks/run.sh            # generate data if missing, build release, run everything
-#   LARGE_REPS=3 SMALL_REPS=50 SKIP_FOUNDATION=1 benchmarks/run.sh
-#   LARGE_REPS=20 FOUNDATION_LARGE_REPS=3 benchmarks/run.sh   # ours best of 20, Foundation of 3
+#   Benchmarks/Scripts/run.sh            # generate data if missing, build release, run everything
+#   LARGE_REPS=3 SMALL_REPS=50 SKIP_FOUNDATION=1 Benchmarks/Scripts/run.sh
+#   LARGE_REPS=20 FOUNDATION_LARGE_REPS=3 Benchmarks/Scripts/run.sh   # ours best of 20, Foundation of 3
 #
 # Takes a few minutes: Foundation's PropertyListSerialization needs ~10 s per
-# large encode. Raw outputs are kept next to the data (benchmarks/data/*.md).
+# large encode. Raw outputs are kept next to the data (Benchmarks/Scripts/data/*.md).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 data=${DATA_DIR:-$root/benchmarks/data}
 large_reps=${LARGE_REPS:-5}
 small_reps=${SMALL_REPS:-200}
@@ -17,7 +17,7 @@ cd "$root"
 
 for file in large.bplist large.xml small.bplist small.xml bomb20.bplist bomb30.bplist; do
     if [[ ! -f "$data/$file" ]]; then
-        python3 benchmarks/gen_data.py "$data"
+        python3 Benchmarks/Scripts/gen_data.py "$data"
         break
     fi
 done
@@ -33,10 +33,10 @@ load_before=$(cut -d' ' -f1 /proc/loadavg)
 echo "== plist-benchmark (progress on stderr)" >&2
 "$bin" "${swift_args[@]}" >"$data/swift_results.md"
 echo "== plistlib" >&2
-python3 benchmarks/plistlib_bench.py --data "$data" --large-reps "${FOUNDATION_LARGE_REPS:-$large_reps}" --small-reps "$small_reps" \
+python3 Benchmarks/Scripts/plistlib_bench.py --data "$data" --large-reps "${FOUNDATION_LARGE_REPS:-$large_reps}" --small-reps "$small_reps" \
     | tee "$data/plistlib_results.md" >&2
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 
-python3 benchmarks/report.py --swift "$data/swift_results.md" --python "$data/plistlib_results.md" \
+python3 Benchmarks/Scripts/report.py --swift "$data/swift_results.md" --python "$data/plistlib_results.md" \
     --output docs/PERFORMANCE.md --load-before "$load_before" --load-after "$load_after" \
     --large-reps "$large_reps" --small-reps "$small_reps" --foundation-large-reps "${FOUNDATION_LARGE_REPS:-$large_reps}"
