@@ -85,12 +85,15 @@ let package = Package(
             path: "Sources/Storage/Container"
         ),
         .target(
+            // The backup format only: it reads and writes through the
+            // directory handles it is given (FileSystem), and knows neither
+            // containers nor keychains (Device joins them).
             name: "MobileBackup",
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
-                "Container",
-                "Keychain",
+                "FileSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -153,7 +156,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "backup-benchmark",
-            dependencies: ["MobileBackup", "Container"],
+            dependencies: ["MobileBackup", "Container", "FileSystem"],
             path: "Benchmarks/BackupBenchmark"
         ),
         .executableTarget(
@@ -257,15 +260,24 @@ let package = Package(
             dependencies: ["Device"],
             path: "Tests/Helpers/DeviceCrashWorker"
         ),
+        .executableTarget(
+            // Spawned by the backup swap-race tests: swaps a file or
+            // directory for a link (or a hard link, or a directory) in a loop.
+            name: "swap-racer",
+            path: "Tests/Helpers/SwapRacer"
+        ),
         .testTarget(
             name: "DeviceTests",
             dependencies: ["TestSupport", "Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker",
-                           "Launch", "sandbox-confine", "escape-probe", "MobileBackup"],
+                           "Launch", "sandbox-confine", "escape-probe", "MobileBackup", "FileSystem", "swap-racer",
+                           .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/DeviceTests"
         ),
         .testTarget(
             name: "MobileBackupTests",
-            dependencies: ["MobileBackup", "KeyedArchive", "PropertyList", "Container", "Keychain"],
+            // Device for the glue that joins backups to containers and keychains.
+            dependencies: ["MobileBackup", "KeyedArchive", "PropertyList", "Container", "Keychain", "Device", "FileSystem",
+                           .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/MobileBackupTests"
         ),
         .testTarget(

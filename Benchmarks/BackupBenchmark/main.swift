@@ -3,6 +3,7 @@
 // Usage: backup-benchmark [--files N] [--work DIR] [--keep] [--ours-only] [--ours-first] [--concurrency N]
 // Not run in CI. Results go in docs/PERFORMANCE.md ("Backup").
 import Container
+import FileSystem
 import Foundation
 import MobileBackup
 
@@ -137,7 +138,7 @@ var restoreReport = RestoreReport()
 oursRow.restore = try seconds {
     let reader = try BackupReader(directory: ours)
     let container = try AppContainer.create(at: restoreRoot.appendingPathComponent("ours"))
-    restoreReport = try BackupRestorer(reader).restoreApp(bundleID: bundleID, into: container)
+    restoreReport = try BackupRestorer(reader).restoreApp(bundleID: bundleID, into: try DirectoryHandle(openingAt: container.root.path))
 }
 print("ours: restore \(oursRow.restore) s (\(restoreReport.restoredFiles) files, \(restoreReport.problems.count) problems)")
 oursRow.stored = storedBytes(ours)

@@ -1,4 +1,5 @@
 import Container
+import Device
 import Foundation
 import Testing
 @testable import MobileBackup

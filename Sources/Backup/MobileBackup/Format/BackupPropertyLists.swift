@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import OrderedCollections
 import PropertyList
@@ -77,11 +78,18 @@ enum BackupPropertyLists {
         ])
     }
 
-    /// Reads a property list file, or nil when it does not exist.
-    static func read(_ path: String) throws -> PropertyListValue? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+    /// Reads the property list file `name` of the backup held by
+    /// `directory` (never through a link), or nil when it does not exist.
+    static func read(_ name: String, in directory: DirectoryHandle) throws -> PropertyListValue? {
+        let path = directory.path + "/" + name
+        let data: Data
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let contents = try directory.descriptor.readFileIfPresent(name) else { return nil }
+            data = contents
+        } catch {
+            throw MobileBackupError(.malformedPropertyList, path: path, "cannot read the property list: \(error)")
+        }
+        do {
             let value = try PropertyListValue(data: data)
             guard case .dictionary = value else {
                 throw MobileBackupError(.malformedPropertyList, path: path, "the property list is not a dictionary")

@@ -1,4 +1,5 @@
 import Crypto
+import FileSystem
 import Foundation
 import GRDB
 
@@ -105,26 +106,28 @@ enum ManifestDatabase {
         }
     }
 
-    /// Decrypts an encrypted Manifest.db (AES-256-CBC, zero IV, PKCS#7) into
-    /// a temporary file, which the caller removes, so SQLite can open it.
-    static func decryptedCopy(of path: String, key: SymmetricKey, to target: String? = nil) throws -> String {
-        let encrypted: Data
+    /// Decrypts an encrypted Manifest.db (AES-256-CBC, zero IV, PKCS#7),
+    /// for the caller to write where SQLite can open it. `path` is for messages.
+    static func decrypt(_ encrypted: Data, path: String, key: SymmetricKey) throws -> Data {
         do {
-            encrypted = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw MobileBackupError(.notABackup, path: path, "cannot read Manifest.db: \(error)")
-        }
-        let plain: Data
-        do {
-            plain = try CBCStream.decrypt(encrypted, key: key)
+            return try CBCStream.decrypt(encrypted, key: key)
         } catch {
             throw MobileBackupError(.malformedManifest, path: path, "Manifest.db does not decrypt with its ManifestKey")
         }
-        let temporary = target ?? FileManager.default.temporaryDirectory.appendingPathComponent("Manifest-\(UUID().uuidString).db").path
-        do {
-            try plain.write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            throw MobileBackupError(.ioFailed, path: temporary, "cannot write the decrypted Manifest.db: \(error)")
+    }
+
+    /// Decrypts the encrypted Manifest.db of the backup held by `directory`
+    /// into a temporary file, which the caller removes.
+    static func decryptedCopy(in directory: DirectoryHandle, key: SymmetricKey) throws -> String {
+        let path = directory.path + "/Manifest.db"
+        guard let encrypted = try backupIO(path, { () throws(FileSystemError) in try directory.descriptor.readFileIfPresent("Manifest.db") }) else {
+            throw MobileBackupError(.notABackup, path: path, "cannot read Manifest.db: it is missing")
+        }
+        let plain = try decrypt(encrypted, path: path, key: key)
+        let temporary = temporaryDatabasePath()
+        try backupIO(temporary) { () throws(FileSystemError) in
+            try FileSystemPaths.writeAtomically(plain, toPath: temporary,
+                                                options: AtomicWriteOptions(durability: .none, permissions: 0o600, replacesExisting: false))
         }
         return temporary
     }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// One domain of a backup and where its files come from: a directory tree
@@ -13,9 +14,15 @@ public struct BackupDomainSource: Sendable {
     /// The domain name: `AppDomain-<bundle id>`, `AppDomainGroup-<group id>`,
     /// `HomeDomain`, `KeychainDomain` …
     public var domain: String
-    /// The directory whose contents make up the domain, or nil for a domain
-    /// made only of ``extraFiles``.
+    /// The directory whose contents make up the domain, by path, or nil for
+    /// a domain made only of ``extraFiles`` or given as ``directory``. It is
+    /// opened once, when the backup starts; everything beneath it is reached
+    /// from that held directory.
     public var root: URL?
+    /// The directory whose contents make up the domain, already held open
+    /// (a container's root): the walk and every payload read stay beneath
+    /// it, never through a link. Takes precedence over ``root``.
+    public var directory: DirectoryHandle?
     /// Whether a path (relative to ``root``, `/`-separated) goes into the
     /// backup; the flag says whether it is a directory. An excluded
     /// directory is not descended into.
@@ -37,6 +44,14 @@ public struct BackupDomainSource: Sendable {
         self.extraFiles = extraFiles
         self.protectionClass = protectionClass
         self.shouldInclude = shouldInclude
+    }
+
+    /// Creates a source over a directory already held open (see ``directory``).
+    public init(domain: String, directory: DirectoryHandle, extraFiles: [BackupExtraFile] = [],
+                shouldInclude: @escaping @Sendable (String, Bool) -> Bool = { _, _ in true },
+                protectionClass: @escaping @Sendable (String) -> BackupProtectionClass = { _ in .completeUntilFirstUserAuthentication }) {
+        self.init(domain: domain, root: nil, extraFiles: extraFiles, shouldInclude: shouldInclude, protectionClass: protectionClass)
+        self.directory = directory
     }
 }
 

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PropertyList
 
@@ -29,12 +30,13 @@ public struct BackupInfo: Sendable, Hashable {
     /// opening Manifest.db (so no password is needed).
     public static func read(directory: URL) throws -> BackupInfo {
         let root = directory.standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: root + "/Manifest.db") else {
+        guard let handle = try? DirectoryHandle(openingAt: root),
+              (try? handle.descriptor.statusIfPresent(of: "Manifest.db")) ?? nil != nil else {
             throw MobileBackupError(.notABackup, path: root, "the directory has no Manifest.db")
         }
-        return load(info: try BackupPropertyLists.read(root + "/Info.plist"),
-                    manifest: try BackupPropertyLists.read(root + "/Manifest.plist"),
-                    status: try BackupPropertyLists.read(root + "/Status.plist"), directoryName: directory.lastPathComponent)
+        return load(info: try BackupPropertyLists.read("Info.plist", in: handle),
+                    manifest: try BackupPropertyLists.read("Manifest.plist", in: handle),
+                    status: try BackupPropertyLists.read("Status.plist", in: handle), directoryName: directory.lastPathComponent)
     }
 
     static func load(info: PropertyListValue?, manifest: PropertyListValue?, status: PropertyListValue?,

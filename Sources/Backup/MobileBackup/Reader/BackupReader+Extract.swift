@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import SystemPackage
 
 extension BackupReader {
     /// Writes one domain's files, directories and links under `destination`
@@ -13,36 +15,66 @@ extension BackupReader {
     /// told the bytes of each file written.
     public func extract(domain: String, to destination: URL, including: (String) -> Bool = { _ in true },
                         progress: ((Int64) -> Void)? = nil) throws -> BackupVerificationReport {
+        guard records(inDomain: domain).contains(where: { including($0.relativePath) }) else {
+            throw MobileBackupError(.notFound, domain: domain, "the backup has no domain \(domain)")
+        }
+        let handle = try DirectoryHandle.making(destination.standardizedFileURL.path, "create the directory")
+        return try extract(domain: domain, into: handle, including: including, progress: progress)
+    }
+
+    /// Writes one domain's rows beneath the held directory `destination`
+    /// (see ``extract(domain:to:including:progress:)``). Everything is
+    /// created with `*at` calls from directories this extraction opened
+    /// itself, never through a link: a directory row whose place holds a
+    /// link or a file, and a file whose directory cannot be made, are
+    /// reported (``BackupPayloadProblem/Kind/unsafePath``) and left out.
+    ///
+    /// Rows are refused and reported, never written, when their path is
+    /// absolute, has an empty, `.` or `..` component, or is empty for a
+    /// file or a link; a row at one of `layoutPaths` that is not a
+    /// directory is refused too, so a layout directory is never replaced
+    /// by a link or a file. Modes are masked: no setuid, setgid or sticky
+    /// bit, and the owner can always read and write (and enter directories).
+    public func extract(domain: String, into destination: DirectoryHandle, including: (String) -> Bool = { _ in true },
+                        layoutPaths: Set<String> = [], progress: ((Int64) -> Void)? = nil) throws -> BackupVerificationReport {
         let domainRecords = records(inDomain: domain).filter { including($0.relativePath) }
         guard !domainRecords.isEmpty else {
             throw MobileBackupError(.notFound, domain: domain, "the backup has no domain \(domain)")
         }
-        let root = destination.standardizedFileURL.path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         var report = BackupVerificationReport(verifiedFiles: 0, verifiedBytes: 0, problems: [], uncheckedDigests: 0)
-        var directoryTimes: [(String, Int64)] = []
-        var created: Set<String> = [root]
-        var files: [(BackupFileRecord, String)] = []
-        var links: [(BackupFileRecord, String)] = []
+        let directories = ExtractionDirectories(destination)
+        var directoryTimes: [(FileDescriptor, Int64)] = []
+        var files: [(BackupFileRecord, FileDescriptor, String)] = []
+        var links: [(BackupFileRecord, FileDescriptor, String)] = []
         // Directories first (sorted, so parents come first), then files in
         // parallel, then links last, so no file is ever written through a
         // link the backup itself planted.
         for record in domainRecords {
-            guard isSafe(record.relativePath) else {
-                report.problems.append(problem(record, .unsafePath, "the path leaves the domain"))
+            guard Self.isSafe(record.relativePath, kind: record.kind) else {
+                report.problems.append(problem(record, .unsafePath, "the path is empty or leaves the domain"))
                 continue
             }
-            let path = record.relativePath.isEmpty ? root : root + "/" + record.relativePath
-            switch record.kind {
-            case .directory:
-                try makeDirectories(path, known: &created)
-                Platform.setPermissions(path, record.mode)
-                directoryTimes.append((path, record.lastModified))
-            case .symbolicLink:
-                links.append((record, path))
-            case .file:
-                try makeDirectories((path as NSString).deletingLastPathComponent, known: &created)
-                files.append((record, path))
+            if record.kind != .directory && layoutPaths.contains(record.relativePath) {
+                report.problems.append(problem(record, .unsafePath, "a layout directory cannot be replaced by a \(record.kind)"))
+                continue
+            }
+            let (parentPath, name) = DirectoryHandle.split(record.relativePath)
+            do throws(FileSystemError) {
+                switch record.kind {
+                case .directory:
+                    let directory = try directories.open(record.relativePath)
+                    try directory.setPermissions(Self.directoryMode(record.mode))
+                    directoryTimes.append((directory, record.lastModified))
+                case .symbolicLink:
+                    links.append((record, try directories.open(parentPath), name))
+                case .file:
+                    files.append((record, try directories.open(parentPath), name))
+                }
+            } catch {
+                guard error.isExists || error.isLoop || error.isNotDirectory || error.isEscape else {
+                    throw MobileBackupError.io(error, destination.path + "/" + record.relativePath)
+                }
+                report.problems.append(problem(record, .unsafePath, "something other than a directory is in the way (\(error.reason))"))
             }
         }
         let work = files
@@ -51,17 +83,17 @@ extension BackupReader {
         let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount * 2), max(1, files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = outcome.next(limit: work.count) {
-                let (record, path) = work[index]
-                do {
+                let (record, parent, name) = work[index]
+                do throws(FileSystemError) {
                     var unchecked = false
-                    if let failure = try extractFile(record, to: path, digestUnchecked: &unchecked) {
+                    if let failure = try extractFile(record, into: parent, name, digestUnchecked: &unchecked) {
                         outcome.add(problem: failure)
                     } else {
                         outcome.add(verified: record.size, unchecked: unchecked)
                         box.report(record.size)
                     }
                 } catch {
-                    outcome.fail(error)
+                    outcome.fail(MobileBackupError.io(error, destination.path + "/" + record.relativePath))
                 }
             }
         }
@@ -70,36 +102,45 @@ extension BackupReader {
         report.verifiedBytes += outcome.verifiedBytes
         report.uncheckedDigests += outcome.uncheckedDigests
         report.problems += outcome.problems.sorted { $0.relativePath < $1.relativePath }
-        for (record, path) in links {
-            if let status = try Platform.status(path), status.isDirectory {
-                report.problems.append(problem(record, .unsafePath, "a directory is in the link's place"))
-                continue
+        for (record, parent, name) in links {
+            try backupIO(destination.path + "/" + record.relativePath) { () throws(FileSystemError) in
+                if let status = try parent.statusIfPresent(of: name), status.isDirectory {
+                    report.problems.append(problem(record, .unsafePath, "a directory is in the link's place"))
+                    return
+                }
+                try parent.removeIfPresent(name)
+                try parent.makeSymbolicLink(name, target: record.target ?? "")
             }
-            try Platform.removeFile(path)
-            try Platform.makeSymbolicLink(path, target: record.target ?? "")
         }
         // Directory times last, as writing files into them changed them.
-        for (path, seconds) in directoryTimes.reversed() { Platform.setModificationTime(path, seconds: seconds) }
+        for (directory, seconds) in directoryTimes.reversed() {
+            try? directory.setModificationTime(nanoseconds: seconds * 1_000_000_000)
+        }
+        withExtendedLifetime(directories) {}
         return report
     }
 
-    /// Writes one file through a temporary name; returns the problem when
-    /// its payload is damaged (and then nothing is left behind).
-    private func extractFile(_ record: BackupFileRecord, to path: String, digestUnchecked: inout Bool) throws -> BackupPayloadProblem? {
-        let temporary = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent).sandbox-partial"
-        try Platform.removeFile(temporary)
-        let output = try Platform.createForWriting(temporary)
-        let failure = readPayload(record, digestUnchecked: &digestUnchecked) { piece in
-            try Platform.write(output, piece, path: temporary)
-        }
-        Platform.close(output)
+    /// Writes one file through a temporary name in `parent`; returns the
+    /// problem when its payload is damaged (and then nothing is left behind).
+    private func extractFile(_ record: BackupFileRecord, into parent: FileDescriptor, _ name: String,
+                             digestUnchecked: inout Bool) throws(FileSystemError) -> BackupPayloadProblem? {
+        let temporary = ".\(name).sandbox-partial"
+        try parent.removeIfPresent(temporary)
+        let output = try parent.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: 0o600)
+        var outputOpen = true
+        defer { if outputOpen { output.closeQuietly() } }
+        let failure = readPayload(record, digestUnchecked: &digestUnchecked) { piece in try output.writeFully(piece) }
         if let failure {
-            try Platform.removeFile(temporary)
+            output.closeQuietly()
+            outputOpen = false
+            try parent.removeIfPresent(temporary)
             return failure
         }
-        try Platform.rename(temporary, path)
-        Platform.setPermissions(path, record.mode)
-        Platform.setModificationTime(path, seconds: record.lastModified)
+        try output.setPermissions(Self.fileMode(record.mode))
+        try output.setModificationTime(nanoseconds: record.lastModified * 1_000_000_000)
+        output.closeQuietly()
+        outputOpen = false
+        try parent.rename(temporary, to: parent, name)
         return nil
     }
 
@@ -107,23 +148,48 @@ extension BackupReader {
         BackupPayloadProblem(domain: record.domain, relativePath: record.relativePath, fileID: record.fileID, kind: kind, message: message)
     }
 
-    private func makeDirectories(_ path: String, known: inout Set<String>) throws {
-        guard known.insert(path).inserted else { return }
-        try makeDirectories(path)
-    }
-
-    private func makeDirectories(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw MobileBackupError(.ioFailed, path: path, "cannot create the directory: \(error)")
-        }
-    }
-
-    private func isSafe(_ relativePath: String) -> Bool {
-        if relativePath.isEmpty { return true }
+    /// A row's path must stay in its domain: relative, no empty, `.` or `..`
+    /// component, no NUL; only a directory row may be empty (the domain's root).
+    static func isSafe(_ relativePath: String, kind: BackupFileKind) -> Bool {
+        if relativePath.isEmpty { return kind == .directory }
         if relativePath.hasPrefix("/") || relativePath.contains("\0") { return false }
         return !relativePath.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+    }
+
+    /// A restored file's permissions: the recorded ones without setuid,
+    /// setgid or sticky bits, always readable and writable by the owner.
+    static func fileMode(_ recorded: UInt32) -> UInt32 { recorded & 0o777 | 0o600 }
+
+    /// A restored directory's permissions: as ``fileMode(_:)``, and the owner may always enter it.
+    static func directoryMode(_ recorded: UInt32) -> UInt32 { recorded & 0o777 | 0o700 }
+}
+
+/// The directories an extraction made or entered, by relative path, each
+/// opened once from its parent without following a link, and closed when
+/// the extraction is done.
+private final class ExtractionDirectories {
+    private let root: DirectoryHandle
+    private var opened: [String: FileDescriptor] = [:]
+
+    init(_ root: DirectoryHandle) { self.root = root }
+
+    deinit { for fd in opened.values { fd.closeQuietly() } }
+
+    /// The directory at `relativePath`, made (with its parents) if missing.
+    /// Anything else in the way (a link, a file) is `EEXIST` or `ELOOP`.
+    func open(_ relativePath: String) throws(FileSystemError) -> FileDescriptor {
+        if let fd = opened[relativePath] { return fd }
+        let fd: FileDescriptor
+        if relativePath.isEmpty {
+            fd = try root.open("", .readOnly, options: .directory)
+        } else {
+            let (parentPath, name) = DirectoryHandle.split(relativePath)
+            let parent = try open(parentPath)
+            try parent.makeDirectoryIfMissing(name)
+            fd = try parent.openDirectory(name)
+        }
+        opened[relativePath] = fd
+        return fd
     }
 }
 

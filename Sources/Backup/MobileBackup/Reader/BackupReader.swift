@@ -1,5 +1,7 @@
 import Crypto
+import FileSystem
 import Foundation
+import SystemPackage
 import PropertyList
 
 /// Reads a backup in iOS's format, ours or one made by iTunes or Finder
@@ -22,32 +24,43 @@ public struct BackupReader: Sendable {
     /// Every Files row, sorted by domain, then path.
     public let records: [BackupFileRecord]
     private let keys: UnlockedKeys?
+    /// The backup directory, held open: payloads are read beneath it,
+    /// through buckets opened without following links.
+    let handle: DirectoryHandle
+    private let buckets: PayloadBuckets
 
     /// Opens the backup at `directory`; an encrypted backup needs `password`.
     public init(directory: URL, password: String? = nil) throws {
         self.directory = directory
         let root = directory.standardizedFileURL.path
-        guard let rootStatus = try Platform.status(root), rootStatus.isDirectory else {
+        do {
+            handle = try DirectoryHandle(openingAt: root)
+        } catch {
             throw MobileBackupError(.notABackup, path: root, "no backup directory here")
         }
+        buckets = PayloadBuckets(handle, creates: false)
         // A backup whose last incremental commit was cut short is finished first
         // (where the directory is writable; elsewhere it is read as it is).
-        try? IncrementalCommit.recover(live: root)
+        try? IncrementalCommit.recover(live: handle)
         let databasePath = root + "/Manifest.db"
-        if try Platform.status(databasePath) == nil {
-            if try Platform.status(root + "/Manifest.mbdb") != nil {
+        let held = handle
+        let hasDatabase = try backupIO(databasePath) { () throws(FileSystemError) in
+            try held.descriptor.statusIfPresent(of: "Manifest.db")?.isRegularFile ?? false
+        }
+        if !hasDatabase {
+            if (try? handle.descriptor.statusIfPresent(of: "Manifest.mbdb")) ?? nil != nil {
                 throw MobileBackupError(.unsupportedFormat, path: root, "a Manifest.mbdb backup (before iOS 10) is not supported")
             }
             throw MobileBackupError(.notABackup, path: root, "the directory has no Manifest.db")
         }
-        let infoPlist = try BackupPropertyLists.read(root + "/Info.plist")
-        let manifest = try BackupPropertyLists.read(root + "/Manifest.plist")
-        let status = try BackupPropertyLists.read(root + "/Status.plist")
+        let infoPlist = try BackupPropertyLists.read("Info.plist", in: handle)
+        let manifest = try BackupPropertyLists.read("Manifest.plist", in: handle)
+        let status = try BackupPropertyLists.read("Status.plist", in: handle)
         info = BackupInfo.load(info: infoPlist, manifest: manifest, status: status, directoryName: directory.lastPathComponent)
 
         var rowsPath = databasePath
         var temporary: String?
-        defer { if let temporary { try? Platform.removeFile(temporary) } }
+        defer { if let temporary { try? FileSystemPaths.removeFile(atPath: temporary) } }
         if info.isEncrypted {
             guard let password else {
                 throw MobileBackupError(.passwordRequired, path: root, "the backup is encrypted; a password is needed")
@@ -59,7 +72,7 @@ public struct BackupReader: Sendable {
             let encryption = BackupEncryption(keyBag: bag, classKeys: try bag.unlock(password: password))
             keys = UnlockedKeys(encryption)
             if let manifestKey = manifest?["ManifestKey"]?.dataValue {
-                let path = try ManifestDatabase.decryptedCopy(of: databasePath, key: try encryption.unwrap(blob: manifestKey))
+                let path = try ManifestDatabase.decryptedCopy(in: handle, key: try encryption.unwrap(blob: manifestKey))
                 temporary = path
                 rowsPath = path
             }
@@ -72,13 +85,13 @@ public struct BackupReader: Sendable {
         } catch {
             // A WAL-mode database in a read-only directory cannot be opened in
             // place; a private copy can.
-            let copy = FileManager.default.temporaryDirectory.appendingPathComponent("Manifest-\(UUID().uuidString).db").path
-            guard temporary == nil, (try? FileManager.default.copyItem(atPath: rowsPath, toPath: copy)) != nil else { throw error }
+            let copy = temporaryDatabasePath()
+            guard temporary == nil, (try? Self.copyOut("Manifest.db", from: held, to: copy)) != nil else { throw error }
             temporary = copy
             for suffix in ["-wal", "-shm"] {
-                try? FileManager.default.copyItem(atPath: rowsPath + suffix, toPath: copy + suffix)
+                try? Self.copyOut("Manifest.db" + suffix, from: held, to: copy + suffix)
             }
-            defer { for suffix in ["-wal", "-shm"] { try? Platform.removeFile(copy + suffix) } }
+            defer { for suffix in ["-wal", "-shm"] { try? FileSystemPaths.removeFile(atPath: copy + suffix) } }
             rows = try ManifestDatabase.rows(at: copy)
         }
         var records: [BackupFileRecord] = []
@@ -91,6 +104,13 @@ public struct BackupReader: Sendable {
         }
         records.sort { $0.domain != $1.domain ? $0.domain < $1.domain : $0.relativePath < $1.relativePath }
         self.records = records
+    }
+
+    /// Copies the file `name` of the backup to the path `target` (a private temporary file).
+    private static func copyOut(_ name: String, from backup: DirectoryHandle, to target: String) throws(FileSystemError) {
+        try FileSystemPaths.withParent(of: target) { parent, targetName throws(FileSystemError) in
+            try backup.descriptor.copyFile(name, to: parent, targetName)
+        }
     }
 
     /// The domains, sorted.
@@ -116,6 +136,13 @@ public struct BackupReader: Sendable {
             throw MobileBackupError(.malformedRecord, domain: record.domain, relativePath: record.relativePath, problem.description)
         }
         return data
+    }
+
+    /// A regular file's contents, verified, or what is wrong with its payload.
+    public func verifiedContents(of record: BackupFileRecord) -> Result<Data, BackupPayloadProblem> {
+        var data = Data()
+        if let problem = readPayload(record, into: { data.append(contentsOf: $0) }) { return .failure(problem) }
+        return .success(data)
     }
 
     /// Checks every regular file's payload and reports each damaged one.
@@ -149,21 +176,32 @@ public struct BackupReader: Sendable {
         func problem(_ kind: BackupPayloadProblem.Kind, _ message: String) -> BackupPayloadProblem {
             BackupPayloadProblem(domain: record.domain, relativePath: record.relativePath, fileID: fileID, kind: kind, message: message)
         }
-        let path = directory.standardizedFileURL.path + "/" + BackupFileID.payloadPath(fileID)
+        // The bucket and the payload are opened without following links: a
+        // bucket or payload that is a link counts as missing.
+        let input: FileDescriptor
         let stored: FileStatus
         do {
-            guard let status = try Platform.status(path), status.isRegularFile else {
+            input = try buckets.bucket(for: fileID).open(fileID, .readOnly, options: [.noFollow, .nonBlocking])
+        } catch {
+            if error.isNotFound || error.isLoop || error.isNotDirectory {
                 return problem(.missing, "no payload at \(BackupFileID.payloadPath(fileID))")
             }
+            return problem(.unreadable, "\(error)")
+        }
+        defer { input.closeQuietly() }
+        do {
+            let status = try input.status()
+            guard status.isRegularFile else { return problem(.missing, "no payload at \(BackupFileID.payloadPath(fileID))") }
             stored = status
         } catch {
             return problem(.unreadable, "\(error)")
         }
+        let storedSize = Int64(stored.size)
         var cipher: CBCStream?
         if let keys {
             let expected = (record.size / 16 + 1) * 16
-            if stored.size < expected { return problem(.truncated, "\(stored.size) bytes stored, \(expected) expected") }
-            if stored.size > expected { return problem(.sizeMismatch, "\(stored.size) bytes stored, \(expected) expected") }
+            if storedSize < expected { return problem(.truncated, "\(storedSize) bytes stored, \(expected) expected") }
+            if storedSize > expected { return problem(.sizeMismatch, "\(storedSize) bytes stored, \(expected) expected") }
             guard let blob = record.encryptionKey else { return problem(.undecryptable, "the row has no EncryptionKey") }
             do {
                 cipher = try CBCStream(key: try keys.encryption.unwrap(blob: blob))
@@ -171,36 +209,26 @@ public struct BackupReader: Sendable {
                 return problem(.undecryptable, "the file key does not unwrap: \(error)")
             }
         } else {
-            if stored.size < record.size { return problem(.truncated, "\(stored.size) bytes stored, \(record.size) recorded") }
-            if stored.size > record.size { return problem(.sizeMismatch, "\(stored.size) bytes stored, \(record.size) recorded") }
+            if storedSize < record.size { return problem(.truncated, "\(storedSize) bytes stored, \(record.size) recorded") }
+            if storedSize > record.size { return problem(.sizeMismatch, "\(storedSize) bytes stored, \(record.size) recorded") }
         }
         var hasher = Insecure.SHA1()
         var plainSize: Int64 = 0
         do {
-            let input = try Platform.openForReading(path)
-            defer { Platform.close(input) }
             // No bigger than the payload: most files are small, and a 1 MiB
             // buffer per file would cost more to clear than to read them.
-            let pieceSize = Int(min(Int64(1 << 20), max(stored.size, 16)))
+            let pieceSize = Int(min(Int64(1 << 20), max(storedSize, 16)))
             var buffer = [UInt8](repeating: 0, count: pieceSize)
             var offset: Int64 = 0
-            while offset < stored.size {
-                let count = try buffer.withUnsafeMutableBytes { raw -> Int in
-                    var filled = 0
-                    while filled < pieceSize {
-                        let read = try Platform.read(input, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]), path: path)
-                        if read == 0 { break }
-                        filled += read
-                    }
-                    return filled
-                }
+            while offset < storedSize {
+                let count = try buffer.withUnsafeMutableBytes { raw -> Int in try input.readFully(into: raw) }
                 if count == 0 { return problem(.truncated, "the payload ended at \(offset) bytes while being read") }
                 offset += Int64(count)
                 let piece = buffer[0..<count]
                 if cipher != nil {
                     let plain: Data
                     do {
-                        plain = try cipher?.decrypt(piece, isLast: offset >= stored.size) ?? Data()
+                        plain = try cipher?.decrypt(piece, isLast: offset >= storedSize) ?? Data()
                     } catch {
                         return problem(.undecryptable, "\(error)")
                     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A payload that does not match its record.
-public struct BackupPayloadProblem: Sendable, Hashable, CustomStringConvertible {
+public struct BackupPayloadProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// No payload file at `xx/<fileID>`.

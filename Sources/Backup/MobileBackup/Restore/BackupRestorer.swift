@@ -1,9 +1,11 @@
-import Container
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// Puts data from a backup back onto a device: an app's domain into its
-/// data container, a group domain into its group container, and the
-/// keychain export into a keychain (see `BackupRestorer+Keychain.swift`).
+/// data container and a group domain into its group container, each held
+/// open by the caller. (The keychain export is carried as bytes; the
+/// `Device` module imports it into a keychain.)
 ///
 /// A restore is a full restore, as iOS does it: Documents and Library are
 /// replaced by the backup's, Library/Caches and tmp come back empty, and
@@ -15,7 +17,7 @@ import Foundation
 ///
 /// ```swift
 /// let restorer = BackupRestorer(try BackupReader(directory: backupURL, password: "secret"))
-/// let report = try restorer.restoreApp(bundleID: "com.example.notes", into: container)
+/// let report = try restorer.restoreApp(bundleID: "com.example.notes", into: try DirectoryHandle(openingAt: containerPath))
 /// ```
 public struct BackupRestorer: Sendable {
     /// The backup read from.
@@ -41,46 +43,61 @@ public struct BackupRestorer: Sendable {
         reader.domains.compactMap { $0.hasPrefix("AppDomainGroup-") ? String($0.dropFirst("AppDomainGroup-".count)) : nil }
     }
 
-    /// Restores `AppDomain-<bundleID>` into `container`: its Documents and
-    /// Library (but not Library/Caches) replace the container's; Caches and
-    /// tmp are left empty. The bundle and the container's own metadata are
-    /// not touched.
+    /// The directories of an app's data container, parents first: they
+    /// come back after a restore, and no row replaces one of them with a
+    /// link or a file.
+    public static let appLayout = ["Documents", "Library", "Library/Preferences", "Library/Caches",
+                                   "Library/Application Support", "tmp"]
+    /// The directories of a group container a restore brings back.
+    public static let groupLayout = ["Library", "Library/Caches"]
+
+    /// Restores `AppDomain-<bundleID>` into the data container held by
+    /// `container`: its Documents and Library (but not Library/Caches)
+    /// replace the container's; Caches and tmp are left empty, and the
+    /// layout (``appLayout``) is made again. The bundle and the container's
+    /// own metadata are not touched.
+    ///
+    /// Everything is written beneath the held root with `*at` calls: the
+    /// files are extracted into a staging directory in the container's
+    /// `tmp` (on the same file system), the old Documents and Library are
+    /// removed without following links, and the staged ones renamed into
+    /// place. A link the app put where a layout directory belongs is
+    /// removed, never followed, so nothing is written outside the container.
     ///
     /// - Throws: ``MobileBackupError`` `notFound` when the backup has no
     ///   such domain, `ioFailed` when the container cannot be written.
-    public func restoreApp(bundleID: String, into container: AppContainer,
+    public func restoreApp(bundleID: String, into container: DirectoryHandle,
                            progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
         let domain = Self.appDomain(bundleID)
-        let root = container.root.standardizedFileURL.path
         let replaced = ["Documents", "Library", "tmp"]
-        var report = try restoreTree(domain: domain, root: root, stagingParent: root + "/tmp", progress: progress,
+        var report = try restoreTree(domain: domain, root: container, stagesInTmp: true, layout: Self.appLayout, progress: progress,
                                      keep: { path in
                                          path.isEmpty || Self.isUnder(path, "Documents")
                                              || (Self.isUnder(path, "Library") && !Self.isUnder(path, "Library/Caches"))
                                      },
                                      replacing: { replaced.contains($0) })
-        // The standard layout (empty Caches and tmp included) comes back.
-        do {
-            _ = try AppContainer.create(at: container.root, options: container.options)
-        } catch {
-            throw MobileBackupError(.ioFailed, path: root, "cannot recreate the container's layout: \(error)")
-        }
         report.domains = [domain]
         return report
     }
 
     /// Restores `AppDomainGroup-<groupID>` into the group container at
-    /// `directory`, replacing its contents (but not its container-manager
-    /// metadata); Library/Caches and tmp come back empty.
+    /// `directory` (created if missing; see ``restoreGroup(_:into:progress:)-(_,DirectoryHandle,_)``).
     public func restoreGroup(_ groupID: String, into directory: URL,
                              progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
+        let handle = try DirectoryHandle.making(directory.standardizedFileURL.path, "open the group container")
+        return try restoreGroup(groupID, into: handle, progress: progress)
+    }
+
+    /// Restores `AppDomainGroup-<groupID>` into the group container held by
+    /// `directory`, replacing its contents (but not its container-manager
+    /// metadata); Library/Caches and tmp come back empty. Written beneath
+    /// the held directory only, as ``restoreApp(bundleID:into:progress:)`` is.
+    public func restoreGroup(_ groupID: String, into directory: DirectoryHandle,
+                             progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
         let domain = Self.groupDomain(groupID)
-        let root = directory.standardizedFileURL.path
-        try Platform.makeDirectory(root)
-        var report = try restoreTree(domain: domain, root: root, stagingParent: root, progress: progress,
+        var report = try restoreTree(domain: domain, root: directory, stagesInTmp: false, layout: Self.groupLayout, progress: progress,
                                      keep: { !Self.isUnder($0, "Library/Caches") && !Self.isUnder($0, "tmp") },
                                      replacing: { !$0.hasPrefix(".com.apple.") })
-        for layout in ["Library", "Library/Caches"] { try Platform.makeDirectory(root + "/" + layout) }
         report.domains = [domain]
         return report
     }
@@ -90,10 +107,11 @@ public struct BackupRestorer: Sendable {
         path == directory || path.hasPrefix(directory + "/")
     }
 
-    /// Extracts the kept rows of `domain` into a staging directory under
-    /// `stagingParent`, then replaces the top-level entries of `root` that
-    /// `replacing` names with the staged ones.
-    private func restoreTree(domain: String, root: String, stagingParent: String, progress: ((Int64) -> Void)?,
+    /// Extracts the kept rows of `domain` into a staging directory (in
+    /// `tmp`, or at the top), then replaces the top-level entries of `root`
+    /// that `replacing` names with the staged ones, and makes `layout` again.
+    private func restoreTree(domain: String, root: DirectoryHandle, stagesInTmp: Bool, layout: [String],
+                             progress: ((Int64) -> Void)?,
                              keep: (String) -> Bool, replacing: (String) -> Bool) throws -> RestoreReport {
         guard reader.domains.contains(domain) else {
             throw MobileBackupError(.notFound, domain: domain, "the backup has no domain \(domain)")
@@ -101,34 +119,74 @@ public struct BackupRestorer: Sendable {
         var report = RestoreReport()
         report.skippedPaths = reader.records(inDomain: domain).filter { !keep($0.relativePath) }
             .map { "\(domain)/\($0.relativePath)" }
-        try Platform.makeDirectory(stagingParent)
+        let top = root.descriptor
         let stagingName = ".sandbox-restore-\(UUID().uuidString)"
-        let staging = stagingParent + "/" + stagingName
-        defer { try? Platform.removeTree(staging) }
+        let stagingParent = try backupIO(root.path + (stagesInTmp ? "/tmp" : "")) { () throws(FileSystemError) in
+            try stagesInTmp ? top.ensureDirectory("tmp") : root.open("", .readOnly, options: .directory)
+        }
+        defer {
+            _ = try? stagingParent.removeTree(stagingName)
+            stagingParent.closeQuietly()
+        }
+        let stagingPath = root.path + (stagesInTmp ? "/tmp/" : "/") + stagingName
+        let staging = try backupIO(stagingPath) { () throws(FileSystemError) in
+            try stagingParent.makeDirectory(stagingName, permissions: 0o700)
+            return DirectoryHandle(adopting: try stagingParent.openDirectory(stagingName), path: stagingPath)
+        }
         var extracted = BackupVerificationReport(verifiedFiles: 0, verifiedBytes: 0, problems: [], uncheckedDigests: 0)
         if reader.records(inDomain: domain).contains(where: { keep($0.relativePath) }) {
-            extracted = try reader.extract(domain: domain, to: URL(fileURLWithPath: staging), including: keep, progress: progress)
-        } else {
-            try Platform.makeDirectory(staging)
+            extracted = try reader.extract(domain: domain, into: staging, including: keep, layoutPaths: Set(layout), progress: progress)
         }
         report.restoredFiles = extracted.verifiedFiles
         report.restoredBytes = extracted.verifiedBytes
         report.problems = extracted.problems
         report.uncheckedDigests = extracted.uncheckedDigests
 
-        for name in try Platform.directoryEntries(root) where name != stagingName && replacing(name) {
-            if name == "tmp" && stagingParent == root + "/tmp" {
-                // The staging directory lives in tmp; tmp is emptied around it.
-                for inner in try Platform.directoryEntries(root + "/tmp") where inner != stagingName {
-                    try Platform.removeTree(root + "/tmp/" + inner)
+        try backupIO(root.path) { () throws(FileSystemError) in
+            for name in try top.sortedEntries() where replacing(name) {
+                if stagesInTmp && name == "tmp" {
+                    // The staging directory lives in tmp; tmp is emptied around it.
+                    for inner in try stagingParent.sortedEntries() where inner != stagingName {
+                        _ = try stagingParent.removeTree(inner)
+                    }
+                    continue
                 }
-                continue
+                if !stagesInTmp && name == stagingName { continue }
+                _ = try top.removeTree(name)
             }
-            try Platform.removeTree(root + "/" + name)
-        }
-        for name in try Platform.directoryEntries(staging) where replacing(name) && name != "tmp" {
-            try Platform.rename(staging + "/" + name, root + "/" + name)
+            for name in try staging.descriptor.sortedEntries() where replacing(name) && name != "tmp" {
+                try Self.move(name, from: staging.descriptor, to: top)
+            }
+            for path in layout { try Self.makeLayoutDirectory(path, in: top) }
         }
         return report
+    }
+
+    /// Renames `name` from `source` into `target`, replacing whatever is
+    /// there (removed first, never followed: a link put in its place since
+    /// the old tree went is unlinked, not written through).
+    private static func move(_ name: String, from source: FileDescriptor, to target: FileDescriptor) throws(FileSystemError) {
+        var attempts = 0
+        while true {
+            do {
+                try source.rename(name, to: target, name)
+                return
+            } catch {
+                attempts += 1
+                guard attempts < 8, error.isExists || error.isNotDirectory || error.isDirectory else { throw error }
+                _ = try target.removeTree(name)
+            }
+        }
+    }
+
+    /// Makes the layout directory at `relativePath` (and its parents) beneath `root`.
+    private static func makeLayoutDirectory(_ relativePath: String, in root: FileDescriptor) throws(FileSystemError) {
+        var opened: [FileDescriptor] = []
+        defer { for fd in opened { fd.closeQuietly() } }
+        var current = root
+        for component in relativePath.split(separator: "/") {
+            current = try current.ensureDirectory(String(component))
+            opened.append(current)
+        }
     }
 }

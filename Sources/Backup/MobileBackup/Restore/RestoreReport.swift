@@ -1,8 +1,8 @@
 import Foundation
-import Keychain
 
 /// What a restore did: the files written, the files it refused to write
-/// because their payload was damaged, and the rows it left out by rule.
+/// because their payload was damaged or their path unsafe, and the rows it
+/// left out by rule. (The keychain's outcome is the `Device` module's.)
 ///
 /// A damaged payload is never restored, not even partly: it is listed in
 /// ``problems`` and the file is absent from the target.
@@ -20,8 +20,6 @@ public struct RestoreReport: Sendable, Hashable {
     public var skippedPaths: [String]
     /// Files from another host's backup whose `Digest` could not be checked.
     public var uncheckedDigests: Int
-    /// What happened to the keychain, when it was part of the restore.
-    public var keychain: KeychainRestoreOutcome?
     /// Apps whose data is in the backup but that are not installed on the
     /// target, so their data was not restored.
     public var appsNotInstalled: [String]
@@ -37,7 +35,6 @@ public struct RestoreReport: Sendable, Hashable {
         problems = []
         skippedPaths = []
         uncheckedDigests = 0
-        keychain = nil
         appsNotInstalled = []
         groupsNotPresent = []
     }
@@ -53,24 +50,7 @@ public struct RestoreReport: Sendable, Hashable {
         problems += other.problems
         skippedPaths += other.skippedPaths
         uncheckedDigests += other.uncheckedDigests
-        if let outcome = other.keychain { keychain = outcome }
         appsNotInstalled += other.appsNotInstalled
         groupsNotPresent += other.groupsNotPresent
     }
-}
-
-/// What restoring `KeychainDomain` did, following iOS's rules.
-public enum KeychainRestoreOutcome: Sendable, Hashable {
-    /// The items came back (never `ThisDeviceOnly` ones: exports leave them out).
-    case restored(KeychainImportSummary)
-    /// The backup has no keychain export.
-    case notInBackup
-    /// A backup without a password, restored onto another device: its
-    /// keychain is sealed to the device it came from and stays out.
-    case skippedOnAnotherDevice
-    /// The export's payload is damaged; nothing was imported.
-    case damaged(BackupPayloadProblem)
-    /// The export is not one this module wrote (an iTunes or Finder backup
-    /// keeps the keychain sealed with the device's own keys); nothing was imported.
-    case unreadableFormat(String)
 }

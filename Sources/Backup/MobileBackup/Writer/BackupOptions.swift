@@ -56,6 +56,10 @@ public struct BackupSummary: Sendable, Hashable {
     public var bytesTotal: Int64
     /// Wall-clock time the backup took, in seconds.
     public var seconds: Double
+    /// Items left out because they changed between the walk and the read
+    /// (swapped for a link, a directory or another file): never read
+    /// through what replaced them.
+    public var skippedFiles: [BackupSkippedFile] = []
 }
 
 /// How far a running backup is, for progress bars.

@@ -1,5 +1,7 @@
 import Crypto
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// The work of one backup: which payloads are reused from the previous
 /// backup and which are copied, then the rows and fingerprints that result.
@@ -16,6 +18,9 @@ struct BackupPlan {
     private(set) var linkCount = 0
     /// Files whose payload stays where it is in the live backup (in-place runs).
     private(set) var unchangedFileIDs = Set<String>()
+    /// Files left out because they changed between the walk and the read.
+    private(set) var skipped: [BackupSkippedFile] = []
+    private var skippedFileIDs = Set<String>()
     /// The key that encrypts Manifest.db and its wrapped form for `Manifest.plist`.
     let manifestKey: SymmetricKey?
     let manifestKeyBlob: Data?
@@ -23,7 +28,7 @@ struct BackupPlan {
     private let entries: [ScannedEntry]
     private let previous: PreviousBackup?
     private let options: BackupOptions
-    private let encryption: BackupEncryption?
+    let encryption: BackupEncryption?
     /// In place: new payloads go flat into the incoming directory and
     /// unchanged ones stay in the live backup, whose rows stay in its
     /// Manifest.db; else every payload is placed (copied or hard-linked)
@@ -47,15 +52,15 @@ struct BackupPlan {
         }
     }
 
-    /// Links unchanged payloads, copies the rest (in parallel), and builds every row.
-    mutating func placePayloads(staging: String, interruptAfter: Int?, progress: (@Sendable (BackupProgress) -> Void)?) throws {
+    /// Links unchanged payloads, copies the rest (in parallel), and builds
+    /// every row. Payloads go into `target` (the staging or incoming
+    /// directory, held open): at `xx/<fileID>` through `buckets`, or flat in
+    /// place.
+    mutating func placePayloads(into target: DirectoryHandle, buckets: PayloadBuckets, interruptAfter: Int?,
+                                progress: (@Sendable (BackupProgress) -> Void)?) throws {
         var toCopy: [Int] = []
         var results = [ManifestRow?](repeating: nil, count: entries.count)
-        var buckets = Set<Substring>()
-        for entry in entries where entry.kind == .file { buckets.insert(entry.fileID.prefix(2)) }
-        if !inPlace {
-            for bucket in buckets { try Platform.makeDirectory(staging + "/" + bucket) }
-        }
+        let destination = PayloadDestination(flat: inPlace ? target : nil, buckets: buckets)
 
         for (index, entry) in entries.enumerated() {
             switch entry.kind {
@@ -67,22 +72,30 @@ struct BackupPlan {
                 results[index] = try row(for: entry, payload: nil)
             case .file:
                 fileCount += 1
-                bytesTotal += entry.status?.size ?? Int64(entry.contents?.count ?? 0)
-                if let reusedRow = try reuse(entry, staging: staging) {
+                bytesTotal += entry.status.map { Int64($0.size) } ?? Int64(entry.contents?.count ?? 0)
+                if let reusedRow = try reuse(entry, into: destination) {
                     // In place, the live Manifest.db keeps the unchanged row.
                     results[index] = inPlace ? nil : reusedRow
                     reused += 1
-                    bytesReused += entry.status?.size ?? Int64(entry.contents?.count ?? 0)
+                    bytesReused += entry.status.map { Int64($0.size) } ?? Int64(entry.contents?.count ?? 0)
                 } else {
                     toCopy.append(index)
                 }
             }
         }
 
-        let outcome = try copyInParallel(toCopy, staging: staging, interruptAfter: interruptAfter, progress: progress)
+        let outcome = try copyInParallel(toCopy, into: destination, interruptAfter: interruptAfter, progress: progress)
         for (index, copiedRow, print) in outcome.rows {
             results[index] = copiedRow
             fingerprints[entries[index].fileID] = print
+        }
+        for (index, skip) in outcome.skipped.sorted(by: { $0.0 < $1.0 }) {
+            // Left out as if it were not there: no row, and in place the
+            // previous backup's row and payload go (see removedRows()).
+            skipped.append(skip)
+            skippedFileIDs.insert(entries[index].fileID)
+            fileCount -= 1
+            bytesTotal -= entries[index].status.map { Int64($0.size) } ?? 0
         }
         copied = outcome.rows.count
         bytesCopied = outcome.bytes
@@ -90,12 +103,12 @@ struct BackupPlan {
     }
 
     /// The previous row, if the file is unchanged and its payload could be linked in.
-    private mutating func reuse(_ entry: ScannedEntry, staging: String) throws -> ManifestRow? {
+    private mutating func reuse(_ entry: ScannedEntry, into destination: PayloadDestination) throws -> ManifestRow? {
         guard let previous, let blob = previous.rows[entry.fileID], let old = previous.fingerprints[entry.fileID] else { return nil }
         let current: FileFingerprint
         if let status = entry.status {
-            current = FileFingerprint(size: status.size, modifiedNanoseconds: status.modifiedNanoseconds,
-                                      changedNanoseconds: status.changedNanoseconds, inode: status.inode, digest: old.digest)
+            current = FileFingerprint(size: Int64(status.size), modifiedNanoseconds: status.modificationNanoseconds,
+                                      changedNanoseconds: status.changeNanoseconds, inode: status.inode, digest: old.digest)
         } else if let contents = entry.contents, encryption == nil {
             // In-memory files have no times: compare contents by digest.
             current = FileFingerprint(size: Int64(contents.count), modifiedNanoseconds: old.modifiedNanoseconds,
@@ -105,21 +118,28 @@ struct BackupPlan {
             return nil
         }
         guard current == old else { return nil }
-        let payload = BackupFileID.payloadPath(entry.fileID)
-        if inPlace {
-            guard try Platform.status(previous.directory + "/" + payload)?.size == payloadSize(old.size) else { return nil }
-            unchangedFileIDs.insert(entry.fileID)
-        } else {
-            guard try Platform.hardLink(previous.directory + "/" + payload, staging + "/" + payload) else { return nil }
+        let path = previous.directory.path + "/" + BackupFileID.payloadPath(entry.fileID)
+        let reusable = try backupIO(path) { () throws(FileSystemError) -> Bool in
+            let bucket: FileDescriptor
+            do throws(FileSystemError) { bucket = try previous.buckets.bucket(for: entry.fileID) } catch {
+                if error.isNotFound || error.isLoop || error.isNotDirectory { return false }
+                throw error
+            }
+            if inPlace {
+                guard let stored = try bucket.statusIfPresent(of: entry.fileID), stored.isRegularFile else { return false }
+                return Int64(stored.size) == payloadSize(old.size)
+            }
+            // ENOENT: the previous payload is gone, so it is copied instead.
+            do throws(FileSystemError) { return try bucket.hardLink(entry.fileID, to: try destination.buckets.bucket(for: entry.fileID), entry.fileID) } catch {
+                if error.isNotFound { return false }
+                throw error
+            }
         }
+        guard reusable else { return nil }
+        if inPlace { unchangedFileIDs.insert(entry.fileID) }
         fingerprints[entry.fileID] = old
         return ManifestRow(fileID: entry.fileID, domain: entry.domain, relativePath: entry.relativePath,
                            flags: entry.kind.rawValue, file: blob)
-    }
-
-    /// Where a copied payload goes: flat in the incoming directory in place, else at `xx/<fileID>`.
-    func payloadDestination(_ fileID: String, staging: String) -> String {
-        inPlace ? staging + "/" + fileID : staging + "/" + BackupFileID.payloadPath(fileID)
     }
 
     /// The stored size of a payload of `size` plaintext bytes (AES-CBC pads to the next block).
@@ -131,7 +151,7 @@ struct BackupPlan {
     /// those of them that had a payload.
     func removedRows() -> (fileIDs: [String], payloads: [String]) {
         guard let previous else { return ([], []) }
-        let current = Set(entries.map(\.fileID))
+        let current = Set(entries.map(\.fileID)).subtracting(skippedFileIDs)
         let removed = previous.rows.keys.filter { !current.contains($0) }.sorted()
         return (removed, removed.filter { previous.fileRows.contains($0) })
     }
@@ -139,8 +159,8 @@ struct BackupPlan {
     private func row(for entry: ScannedEntry, payload: CopiedPayload?) throws -> ManifestRow {
         let status = entry.status
         let seconds = { (nanoseconds: Int64) in nanoseconds / 1_000_000_000 }
-        let modified = status.map { seconds($0.modifiedNanoseconds) } ?? entry.modificationSeconds
-        let changed = status.map { seconds($0.changedNanoseconds) } ?? entry.modificationSeconds
+        let modified = status.map { seconds($0.modificationNanoseconds) } ?? entry.modificationSeconds
+        let changed = status.map { seconds($0.changeNanoseconds) } ?? entry.modificationSeconds
         let typeBits: UInt32 = entry.kind == .directory ? 0o040000 : entry.kind == .symbolicLink ? 0o120000 : 0o100000
         let record = BackupFileRecord(
             domain: entry.domain, relativePath: entry.relativePath, kind: entry.kind,
@@ -155,12 +175,13 @@ struct BackupPlan {
 
     private struct CopyOutcome {
         var rows: [(Int, ManifestRow, FileFingerprint)]
+        var skipped: [(Int, BackupSkippedFile)]
         var bytes: Int64
     }
 
     /// Copies the payloads on `options.concurrency` threads, each taking
     /// the next file from a shared counter.
-    private func copyInParallel(_ indices: [Int], staging: String, interruptAfter: Int?,
+    private func copyInParallel(_ indices: [Int], into destination: PayloadDestination, interruptAfter: Int?,
                                 progress: (@Sendable (BackupProgress) -> Void)?) throws -> CopyOutcome {
         let shared = CopyState()
         let workers = min(options.concurrency, max(1, indices.count))
@@ -177,13 +198,19 @@ struct BackupPlan {
                 let index = indices[position]
                 let entry = plan.entries[index]
                 do {
-                    let destination = plan.payloadDestination(entry.fileID, staging: staging)
-                    let payload = try copier.copy(source: entry.sourcePath, contents: entry.contents, to: destination,
-                                                  encryption: plan.encryption, protectionClass: entry.protectionClass)
+                    let payload: CopiedPayload
+                    switch try plan.copyPayload(entry, with: copier, into: destination) {
+                    case .copied(let copiedPayload): payload = copiedPayload
+                    case .skipped(let skip):
+                        shared.skip(index: index, skip)
+                        continue
+                    }
                     let row = try plan.row(for: entry, payload: payload)
                     let status = entry.status
-                    let print = FileFingerprint(size: payload.size, modifiedNanoseconds: status?.modifiedNanoseconds ?? 0,
-                                                changedNanoseconds: status?.changedNanoseconds ?? 0, inode: status?.inode ?? 0,
+                    // The scan's times and inode with the size read: a file that
+                    // changed after the scan never matches its fingerprint again.
+                    let print = FileFingerprint(size: payload.size, modifiedNanoseconds: status?.modificationNanoseconds ?? 0,
+                                                changedNanoseconds: status?.changeNanoseconds ?? 0, inode: status?.inode ?? 0,
                                                 digest: plan.encryption == nil ? payload.digest : [])
                     let done = shared.finish(index: index, row: row, print: print, bytes: payload.size)
                     if let progress, done.count % 64 == 0 || done.count == indices.count {
@@ -196,7 +223,7 @@ struct BackupPlan {
             }
         }
         if let error = shared.error { throw error }
-        return CopyOutcome(rows: shared.rows, bytes: shared.bytes)
+        return CopyOutcome(rows: shared.rows, skipped: shared.skipped, bytes: shared.bytes)
     }
 }
 
@@ -212,6 +239,7 @@ private final class CopyState: @unchecked Sendable {
     private var position = 0
     private var started = 0
     private(set) var rows: [(Int, ManifestRow, FileFingerprint)] = []
+    private(set) var skipped: [(Int, BackupSkippedFile)] = []
     private(set) var bytes: Int64 = 0
     private(set) var error: Error?
 
@@ -234,6 +262,12 @@ private final class CopyState: @unchecked Sendable {
         rows.append((index, row, print))
         bytes += count
         return (rows.count, bytes)
+    }
+
+    func skip(index: Int, _ skip: BackupSkippedFile) {
+        lock.lock()
+        defer { lock.unlock() }
+        skipped.append((index, skip))
     }
 
     func fail(_ failure: Error) {

@@ -1,4 +1,5 @@
 import Crypto
+import FileSystem
 import Foundation
 import PropertyList
 
@@ -33,6 +34,9 @@ public struct BackupWriter: Sendable {
     var interruptAfterCopiedPayloads: Int?
     /// Testing hook: stop once an incremental commit is sealed, before it is applied.
     var interruptBeforeApplyingCommit = false
+    /// Testing hook: runs after the sources were walked, before any payload
+    /// is read (to change a file between the two).
+    var afterScan: (@Sendable () -> Void)?
 
     /// Creates a writer.
     public init(directory: URL, device: BackupDeviceInfo, applications: [BackupApplication] = [], options: BackupOptions = BackupOptions()) {
@@ -44,76 +48,104 @@ public struct BackupWriter: Sendable {
 
     /// Backs up `sources` and returns what was done. `progress` is called
     /// from worker threads as payloads land.
+    ///
+    /// The directory that holds the backup is opened once; the backup, its
+    /// staging and incoming directories and its buckets are reached from it
+    /// with `*at` calls, never through a link.
     @discardableResult
     public func backUp(_ sources: [BackupDomainSource], progress: (@Sendable (BackupProgress) -> Void)? = nil) throws -> BackupSummary {
         let started = Date()
-        let live = directory.standardizedFileURL.path
+        let livePath = directory.standardizedFileURL.path
+        let (parentPath, live) = FileSystemPaths.split(livePath)
         let staging = live + ".sandbox-staging"
         let retired = live + ".sandbox-retired"
-        let parent = (live as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        } catch {
-            throw MobileBackupError(.ioFailed, path: parent, "cannot create the directory for backups: \(error)")
-        }
-        try recoverInterruptedCommit(live: live, retired: retired)
-        try Platform.removeTree(staging)
-        if try Platform.status(live) != nil { try IncrementalCommit.recover(live: live) }
+        let backups = try DirectoryHandle.making(parentPath, "create the directory for backups")
+        try recoverInterruptedCommit(in: backups, live: live, retired: retired)
+        try backupIO(parentPath + "/" + staging) { () throws(FileSystemError) in _ = try backups.descriptor.removeTree(staging) }
+        let liveDirectory = try openIfPresent(live, in: backups)
+        if let liveDirectory { try IncrementalCommit.recover(live: liveDirectory) }
 
         // Building on a previous backup happens in place (see IncrementalCommit):
         // only new and changed payloads and rows are written. The sources are
         // scanned while the previous backup's index loads.
-        let incoming = IncrementalCommit.incoming(live)
-        let buildsOnPrevious = try !options.forcesFullBackup && Platform.status(live) != nil
-        if buildsOnPrevious { try Platform.makeDirectory(incoming) }
+        var incoming: DirectoryHandle?
+        if !options.forcesFullBackup, let liveDirectory {
+            incoming = try makeDirectory(IncrementalCommit.directoryName, in: liveDirectory)
+        }
         let password = options.password
-        let (scanned, loaded) = Self.concurrently({ try SourceScanner.scan(sources) }, {
-            buildsOnPrevious ? PreviousBackup.load(directory: live, password: password,
-                                                   copyingDatabaseTo: incoming + "/" + IncrementalCommit.plainDatabaseName) : nil
+        let (scanned, loaded) = Self.concurrently({ try SourceScanner.scan(sources) }, { [incoming] () -> PreviousBackup? in
+            guard let liveDirectory, let incoming else { return nil }
+            return PreviousBackup.load(directory: liveDirectory, password: password, copyingDatabaseInto: incoming)
         })
-        let entries = try scanned.get()
+        let scan = try scanned.get()
+        afterScan?()
         let previous = loaded
-        if buildsOnPrevious && previous == nil { try Platform.removeTree(incoming) }
+        if previous == nil, let liveDirectory, incoming != nil {
+            try backupIO(liveDirectory.path) { () throws(FileSystemError) in
+                _ = try liveDirectory.descriptor.removeTree(IncrementalCommit.directoryName)
+            }
+            incoming = nil
+        }
+        let target: DirectoryHandle
+        if let incoming, previous != nil { target = incoming } else { target = try makeDirectory(staging, in: backups) }
         let inPlace = previous != nil
-        let target = inPlace ? incoming : staging
         let encryption = try makeEncryption(reusing: previous)
 
-        try Platform.makeDirectory(target)
-        var plan = try BackupPlan(entries: entries, previous: previous, options: options, encryption: encryption, inPlace: inPlace)
-        try plan.placePayloads(staging: target, interruptAfter: interruptAfterCopiedPayloads, progress: progress)
+        var plan = try BackupPlan(entries: scan.entries, previous: previous, options: options, encryption: encryption, inPlace: inPlace)
+        try plan.placePayloads(into: target, buckets: PayloadBuckets(target, creates: true),
+                               interruptAfter: interruptAfterCopiedPayloads, progress: progress)
 
         let date = Date()
-        let plainDatabase = target + "/" + IncrementalCommit.plainDatabaseName
+        let plainDatabase = target.path + "/" + IncrementalCommit.plainDatabaseName
         let removed = plan.removedRows()
         if inPlace {
             try ManifestDatabase.update(at: plainDatabase, rows: plan.rows, deleting: removed.fileIDs)
         } else {
             try ManifestDatabase.create(at: plainDatabase, rows: plan.rows)
         }
-        try finishManifestDatabase(plainDatabase, into: target + "/Manifest.db", key: plan.manifestKey)
-        try writeFile(FingerprintIndex.encode(plan.fingerprints), target + "/" + FingerprintIndex.fileName)
+        try finishManifestDatabase(in: target, key: plan.manifestKey)
+        try writeFile(FingerprintIndex.encode(plan.fingerprints), FingerprintIndex.fileName, in: target)
         try writePropertyList(BackupPropertyLists.info(device: device, applications: applications, date: date),
-                              target + "/Info.plist", format: .xml)
+                              "Info.plist", in: target, format: .xml)
         try writePropertyList(BackupPropertyLists.manifest(device: device, applications: applications, date: date,
                                                            keyBag: encryption.keyBag.serialized(),
                                                            manifestKey: plan.manifestKeyBlob),
-                              target + "/Manifest.plist", format: .binary)
+                              "Manifest.plist", in: target, format: .binary)
         // Last: a Status.plist saying "finished" marks the snapshot complete.
         try writePropertyList(BackupPropertyLists.status(date: date, isFullBackup: plan.reused == 0),
-                              target + "/Status.plist", format: .binary)
-        if options.flushesToDisk { try Platform.flushFileSystem(containing: target) }
-        if inPlace {
-            try IncrementalCommit.commit(live: live, removedPayloads: removed.payloads, flushes: options.flushesToDisk,
-                                         stopsBeforeApplying: interruptBeforeApplyingCommit)
+                              "Status.plist", in: target, format: .binary)
+        if options.flushesToDisk {
+            try backupIO(target.path) { () throws(FileSystemError) in try target.descriptor.syncFileSystem() }
+        }
+        if inPlace, let liveDirectory {
+            try IncrementalCommit.commit(live: liveDirectory, incoming: target, removedPayloads: removed.payloads,
+                                         flushes: options.flushesToDisk, stopsBeforeApplying: interruptBeforeApplyingCommit)
         } else {
-            try commit(staging: staging, live: live, retired: retired)
+            try commit(in: backups, staging: staging, live: live, retired: retired)
         }
 
-        return BackupSummary(directory: URL(fileURLWithPath: live), isEncrypted: options.password != nil,
+        return BackupSummary(directory: URL(fileURLWithPath: livePath), isEncrypted: options.password != nil,
                              isIncremental: plan.reused > 0, files: plan.fileCount, directories: plan.directoryCount,
                              symbolicLinks: plan.linkCount, payloadsCopied: plan.copied, payloadsReused: plan.reused,
                              bytesCopied: plan.bytesCopied, bytesTotal: plan.bytesTotal,
-                             seconds: Date().timeIntervalSince(started))
+                             seconds: Date().timeIntervalSince(started), skippedFiles: scan.skipped + plan.skipped)
+    }
+
+    /// The directory `name` of `parent`, or nil when there is none; a link
+    /// there is refused, never followed.
+    private func openIfPresent(_ name: String, in parent: DirectoryHandle) throws -> DirectoryHandle? {
+        try backupIO(parent.path + "/" + name) { () throws(FileSystemError) -> DirectoryHandle? in
+            guard try parent.descriptor.statusIfPresent(of: name) != nil else { return nil }
+            return try parent.directory(name)
+        }
+    }
+
+    /// Creates the directory `name` in `parent` (an existing one is fine) and holds it.
+    private func makeDirectory(_ name: String, in parent: DirectoryHandle) throws -> DirectoryHandle {
+        try backupIO(parent.path + "/" + name) { () throws(FileSystemError) in
+            try parent.descriptor.makeDirectoryIfMissing(name)
+            return try parent.directory(name)
+        }
     }
 
     /// Runs two independent pieces of work on two threads.
@@ -147,66 +179,73 @@ public struct BackupWriter: Sendable {
 
     /// Turns the plaintext database into `Manifest.db`: renamed as it is
     /// for a plain backup, encrypted (AES-256-CBC, PKCS#7) for an encrypted one.
-    private func finishManifestDatabase(_ plainPath: String, into path: String, key: SymmetricKey?) throws {
+    private func finishManifestDatabase(in target: DirectoryHandle, key: SymmetricKey?) throws {
+        let plainName = IncrementalCommit.plainDatabaseName
+        let directory = target.descriptor
         guard options.password != nil else {
-            try Platform.rename(plainPath, path)
+            try backupIO(target.path + "/Manifest.db") { () throws(FileSystemError) in
+                try directory.rename(plainName, to: directory, "Manifest.db")
+            }
             return
         }
-        defer { try? Platform.removeFile(plainPath) }
-        let plain: Data
-        do {
-            plain = try Data(contentsOf: URL(fileURLWithPath: plainPath))
-        } catch {
-            throw MobileBackupError(.ioFailed, path: plainPath, "cannot read the new Manifest.db: \(error)")
+        defer { try? directory.removeIfPresent(plainName) }
+        let plain = try backupIO(target.path + "/" + plainName) { () throws(FileSystemError) in
+            try directory.readFileIfPresent(plainName) ?? Data()
         }
         guard let key else {
             throw MobileBackupError(.cryptoFailed, "no Manifest.db key was made")
         }
-        try Platform.removeFile(path)
-        try writeFile(try CBCStream.encrypt(plain, key: key), path)
+        try backupIO(target.path + "/Manifest.db") { () throws(FileSystemError) in try directory.removeIfPresent("Manifest.db") }
+        try writeFile(try CBCStream.encrypt(plain, key: key), "Manifest.db", in: target)
     }
 
     /// Puts the staged backup in place of the live one: one atomic exchange
     /// where the kernel has it, else two renames (a crash between them is
-    /// undone by ``recoverInterruptedCommit(live:retired:)``); then the old
+    /// undone by ``recoverInterruptedCommit(in:live:retired:)``); then the old
     /// tree is removed.
-    private func commit(staging: String, live: String, retired: String) throws {
-        guard try Platform.status(live) != nil else {
-            try Platform.rename(staging, live)
-            return
+    private func commit(in backups: DirectoryHandle, staging: String, live: String, retired: String) throws {
+        let parent = backups.descriptor
+        try backupIO(backups.path + "/" + live) { () throws(FileSystemError) in
+            guard try parent.statusIfPresent(of: live) != nil else {
+                try parent.rename(staging, to: parent, live)
+                return
+            }
+            if try parent.exchange(staging, live) {
+                _ = try parent.removeTree(staging)
+                return
+            }
+            try parent.rename(live, to: parent, retired)
+            try parent.rename(staging, to: parent, live)
+            _ = try parent.removeTree(retired)
         }
-        if try Platform.exchange(staging, live) {
-            try Platform.removeTree(staging)
-            return
-        }
-        try Platform.rename(live, retired)
-        try Platform.rename(staging, live)
-        try Platform.removeTree(retired)
     }
 
     /// After a crash between the two renames of a commit, only the retired
     /// backup exists; it is put back.
-    private func recoverInterruptedCommit(live: String, retired: String) throws {
-        if try Platform.status(live) == nil, try Platform.status(retired) != nil {
-            try Platform.rename(retired, live)
+    private func recoverInterruptedCommit(in backups: DirectoryHandle, live: String, retired: String) throws {
+        let parent = backups.descriptor
+        try backupIO(backups.path + "/" + live) { () throws(FileSystemError) in
+            if try parent.statusIfPresent(of: live) == nil, try parent.statusIfPresent(of: retired) != nil {
+                try parent.rename(retired, to: parent, live)
+            }
+            _ = try parent.removeTree(retired)
         }
-        try Platform.removeTree(retired)
     }
 
-    private func writePropertyList(_ value: PropertyListValue, _ path: String, format: PropertyListFormat) throws {
+    private func writePropertyList(_ value: PropertyListValue, _ name: String, in target: DirectoryHandle,
+                                   format: PropertyListFormat) throws {
         let data: Data
         do {
             data = try value.encoded(as: format)
         } catch {
-            throw MobileBackupError(.malformedPropertyList, path: path, "cannot encode: \(error)")
+            throw MobileBackupError(.malformedPropertyList, path: target.path + "/" + name, "cannot encode: \(error)")
         }
-        try writeFile(data, path)
+        try writeFile(data, name, in: target)
     }
 
-    private func writeFile(_ data: Data, _ path: String) throws {
-        let descriptor = try Platform.createForWriting(path)
-        defer { Platform.close(descriptor) }
-        try data.withUnsafeBytes { try Platform.write(descriptor, $0, path: path) }
+    /// Creates the file `name` in the held `target` (it must not exist).
+    private func writeFile(_ data: Data, _ name: String, in target: DirectoryHandle) throws {
+        try backupIO(target.path + "/" + name) { () throws(FileSystemError) in try target.descriptor.createFile(name, data) }
     }
 }
 

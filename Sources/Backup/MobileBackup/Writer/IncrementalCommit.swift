@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// How an incremental backup lands in the live backup without copying or
 /// linking its unchanged payloads: a redo log.
@@ -14,6 +16,9 @@ import Foundation
 /// - interrupted after: the commit is finished (rolled forward) by the next
 ///   backup or the next ``BackupReader`` that opens the directory.
 /// Readers ignore the extra directory, as they ignore every unknown name.
+///
+/// Every step works on the held live directory with `*at` calls; the
+/// incoming directory and the buckets are opened without following links.
 enum IncrementalCommit {
     static let directoryName = "Sandbox.incoming"
     static let journalName = "Sandbox.commit"
@@ -22,63 +27,69 @@ enum IncrementalCommit {
     /// Moved in after the payloads, `Status.plist` last: it marks the snapshot finished.
     static let metadataFiles = ["Manifest.db", FingerprintIndex.fileName, "Info.plist", "Manifest.plist", "Status.plist"]
 
-    static func incoming(_ live: String) -> String { live + "/" + directoryName }
-
     /// Seals the incoming run (journal written and flushed) and applies it.
     /// (`stopsBeforeApplying` is a testing hook: a crash right after the seal.)
-    static func commit(live: String, removedPayloads: [String], flushes: Bool, stopsBeforeApplying: Bool = false) throws {
-        let incoming = incoming(live)
-        let temporary = incoming + "/" + journalName + ".tmp"
-        try Platform.removeFile(temporary)
-        let descriptor = try Platform.createForWriting(temporary)
-        let text = Data(removedPayloads.joined(separator: "\n").utf8)
-        do {
-            try text.withUnsafeBytes { try Platform.write(descriptor, $0, path: temporary) }
-        } catch {
-            Platform.close(descriptor)
-            throw error
+    static func commit(live: DirectoryHandle, incoming: DirectoryHandle, removedPayloads: [String], flushes: Bool,
+                       stopsBeforeApplying: Bool = false) throws {
+        let temporary = journalName + ".tmp"
+        try backupIO(incoming.path + "/" + journalName) { () throws(FileSystemError) in
+            let directory = incoming.descriptor
+            try directory.removeIfPresent(temporary)
+            let journal = try directory.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .noFollow])
+            defer { journal.closeQuietly() }
+            try journal.writeFully(Data(removedPayloads.joined(separator: "\n").utf8))
+            if flushes { try journal.sync() }
+            try directory.rename(temporary, to: directory, journalName)
+            // The payloads were flushed before; only the journal's name is left to make durable.
+            if flushes { try directory.sync() }
         }
-        Platform.close(descriptor)
-        if flushes { try Platform.syncPath(temporary) }
-        try Platform.rename(temporary, incoming + "/" + journalName)
-        // The payloads were flushed before; only the journal's name is left to make durable.
-        if flushes { try Platform.syncPath(incoming) }
         if stopsBeforeApplying {
-            throw MobileBackupError(.interrupted, path: incoming, "the backup was interrupted after its commit was sealed")
+            throw MobileBackupError(.interrupted, path: incoming.path, "the backup was interrupted after its commit was sealed")
         }
-        try apply(live: live)
+        try apply(live: live, incoming: incoming)
     }
 
     /// Finishes a sealed run, or discards an unsealed one; nothing to do when there is none.
-    static func recover(live: String) throws {
-        let incoming = incoming(live)
-        guard try Platform.status(incoming) != nil else { return }
-        if try Platform.status(incoming + "/" + journalName) != nil {
-            try apply(live: live)
-        } else {
-            try Platform.removeTree(incoming)
+    static func recover(live: DirectoryHandle) throws {
+        try backupIO(live.path + "/" + directoryName) { () throws(FileSystemError) in
+            guard try live.descriptor.statusIfPresent(of: directoryName) != nil else { return }
+            let incoming: DirectoryHandle
+            do throws(FileSystemError) { incoming = try live.directory(directoryName) } catch {
+                // Not a directory (a link, a file): no run of ours; it goes.
+                guard error.isLoop || error.isNotDirectory else { throw error }
+                try live.descriptor.removeIfPresent(directoryName)
+                return
+            }
+            if try incoming.descriptor.statusIfPresent(of: journalName) != nil {
+                try applyFiles(live: live, incoming: incoming)
+            } else {
+                _ = try live.descriptor.removeTree(directoryName)
+            }
         }
     }
 
-    private static func apply(live: String) throws {
-        let incoming = incoming(live)
-        let journalPath = incoming + "/" + journalName
-        let removed = (FileManager.default.contents(atPath: journalPath)).map {
+    private static func apply(live: DirectoryHandle, incoming: DirectoryHandle) throws {
+        try backupIO(incoming.path) { () throws(FileSystemError) in try applyFiles(live: live, incoming: incoming) }
+    }
+
+    private static func applyFiles(live: DirectoryHandle, incoming: DirectoryHandle) throws(FileSystemError) {
+        let from = incoming.descriptor
+        let removed = try from.readFileIfPresent(journalName).map {
             String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init)
         } ?? []
-        var buckets = Set<String>()
-        for name in try Platform.directoryEntries(incoming) where BackupFileID.isFileID(name) {
-            let bucket = String(name.prefix(2))
-            if buckets.insert(bucket).inserted { try Platform.makeDirectory(live + "/" + bucket) }
-            try Platform.rename(incoming + "/" + name, live + "/" + BackupFileID.payloadPath(name))
+        let buckets = PayloadBuckets(live, creates: true)
+        for name in try from.entries() where BackupFileID.isFileID(name) {
+            try from.rename(name, to: try buckets.bucket(for: name), name)
         }
         for fileID in removed where BackupFileID.isFileID(fileID) {
-            try Platform.removeFile(live + "/" + BackupFileID.payloadPath(fileID))
+            do { try buckets.bucket(for: fileID).removeIfPresent(fileID) } catch {
+                if !error.isNotFound { throw error }
+            }
         }
-        for name in metadataFiles where try Platform.status(incoming + "/" + name) != nil {
-            try Platform.rename(incoming + "/" + name, live + "/" + name)
+        for name in metadataFiles where try from.statusIfPresent(of: name) != nil {
+            try from.rename(name, to: live.descriptor, name)
         }
-        try Platform.removeFile(journalPath)
-        try Platform.removeTree(incoming)
+        try from.removeIfPresent(journalName)
+        _ = try live.descriptor.removeTree(directoryName)
     }
 }

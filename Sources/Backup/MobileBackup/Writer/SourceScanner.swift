@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// One path a backup records, found in a source tree or given in memory.
@@ -6,10 +7,15 @@ struct ScannedEntry: Sendable {
     var relativePath: String
     var kind: BackupFileKind
     var fileID: String
-    /// `lstat` of the source path (nil for in-memory files and synthesised directories).
+    /// What the walk saw of the item, links not followed (nil for in-memory
+    /// files and synthesised directories). The payload read checks the
+    /// file's device and inode against it.
     var status: FileStatus?
-    /// The file on disk, for tree entries.
-    var sourcePath: String?
+    /// The domain's held root, for tree entries: payloads are opened beneath it.
+    var root: DirectoryHandle?
+    /// What the walk saw of the directory holding the item; the payload
+    /// read checks that it opened that same directory.
+    var parentStatus: FileStatus?
     /// The bytes, for in-memory files.
     var contents: Data?
     var target: String?
@@ -17,28 +23,40 @@ struct ScannedEntry: Sendable {
     /// For in-memory files and synthesised directories.
     var permissions: UInt32 = 0o755
     var modificationSeconds: Int64 = 0
+
+    /// The path of the directory holding the item, relative to the root.
+    var parentPath: String { DirectoryHandle.split(relativePath).parent }
+    /// The item's last component.
+    var name: String { DirectoryHandle.split(relativePath).name }
+}
+
+/// What a scan found: the entries to record and the items it left out
+/// because they changed under it.
+struct ScanResult: Sendable {
+    var entries: [ScannedEntry] = []
+    var skipped: [BackupSkippedFile] = []
 }
 
 /// Walks the sources: every included directory, regular file and symbolic
 /// link below each root (sockets and other special files are skipped), the
 /// domain's root directory as the `""` row, then the in-memory files.
+///
+/// A tree is walked from its held root with ``FileDescriptor/walkTree(_:)``:
+/// no link is ever followed, and each entry keeps the status the walk saw,
+/// which the payload read checks again.
 enum SourceScanner {
-    static func scan(_ sources: [BackupDomainSource]) throws -> [ScannedEntry] {
-        var entries: [ScannedEntry] = []
+    static func scan(_ sources: [BackupDomainSource]) throws -> ScanResult {
+        var result = ScanResult()
         var seen = Set<String>()
         for source in sources {
             try validate(domain: source.domain)
             var domainEntries: [ScannedEntry] = []
             var directories = Set<String>()
-            if let root = source.root {
-                let rootPath = root.path
-                guard let rootStatus = try Platform.status(rootPath), rootStatus.isDirectory else {
-                    throw MobileBackupError(.invalidSource, path: rootPath, domain: source.domain,
-                                            "the domain's root is not a directory")
-                }
-                domainEntries.append(entry(source, "", .directory, rootStatus, rootPath))
+            if let root = try openRoot(source) {
+                let rootStatus = try backupIO(root.path) { () throws(FileSystemError) in try root.descriptor.status() }
+                domainEntries.append(entry(source, root, "", .directory, rootStatus, parent: nil))
                 directories.insert("")
-                try walk(source, directory: rootPath, relative: "", into: &domainEntries, directories: &directories)
+                try walk(source, root, rootStatus, into: &domainEntries, directories: &directories, skipped: &result.skipped)
             } else {
                 domainEntries.append(synthesisedDirectory(source, ""))
                 directories.insert("")
@@ -65,39 +83,62 @@ enum SourceScanner {
                                             "the path is given twice")
                 }
             }
-            entries += domainEntries
+            result.entries += domainEntries
         }
-        return entries
+        return result
     }
 
-    private static func walk(_ source: BackupDomainSource, directory: String, relative: String,
-                             into entries: inout [ScannedEntry], directories: inout Set<String>) throws {
-        for name in try Platform.directoryEntries(directory) {
-            let path = directory + "/" + name
-            let relativePath = relative.isEmpty ? name : relative + "/" + name
-            guard let status = try Platform.status(path), let kind = BackupFileKind(mode: status.mode) else { continue }
-            guard source.shouldInclude(relativePath, kind == .directory) else { continue }
-            var item = entry(source, relativePath, kind, status, path)
-            switch kind {
-            case .directory:
+    /// The source's held root: the handle it was given, or its path opened now.
+    private static func openRoot(_ source: BackupDomainSource) throws -> DirectoryHandle? {
+        if let directory = source.directory { return directory }
+        guard let url = source.root else { return nil }
+        let path = url.standardizedFileURL.path
+        do {
+            return try DirectoryHandle(openingAt: path)
+        } catch {
+            throw MobileBackupError(.invalidSource, path: path, domain: source.domain,
+                                    "the domain's root is not a directory (\(error.reason))")
+        }
+    }
+
+    private static func walk(_ source: BackupDomainSource, _ root: DirectoryHandle, _ rootStatus: FileStatus,
+                             into entries: inout [ScannedEntry], directories: inout Set<String>,
+                             skipped: inout [BackupSkippedFile]) throws {
+        // What the walk saw of each directory entered, for its children's parentStatus.
+        var directoryStatus: [String: FileStatus] = ["": rootStatus]
+        do throws(FileSystemError) {
+            try root.descriptor.walkTree { found, parent throws(FileSystemError) -> TreeWalkDecision in
+                guard let kind = BackupFileKind(mode: found.status.mode),
+                      source.shouldInclude(found.path, kind == .directory) else { return .skip }
+                let parentPath = DirectoryHandle.split(found.path).parent
+                var item = entry(source, root, found.path, kind, found.status, parent: directoryStatus[parentPath])
+                switch kind {
+                case .directory:
+                    directories.insert(found.path)
+                    directoryStatus[found.path] = found.status
+                case .symbolicLink:
+                    do throws(FileSystemError) { item.target = try parent.readLink(found.name) } catch {
+                        // Replaced or removed since the walk looked: not the link it saw.
+                        skipped.append(BackupSkippedFile(domain: source.domain, relativePath: found.path,
+                                                         reason: .changedSinceScan, message: error.description))
+                        return .skip
+                    }
+                case .file:
+                    item.protectionClass = source.protectionClass(found.path)
+                }
                 entries.append(item)
-                directories.insert(relativePath)
-                try walk(source, directory: path, relative: relativePath, into: &entries, directories: &directories)
-            case .symbolicLink:
-                item.target = try Platform.linkTarget(path)
-                entries.append(item)
-            case .file:
-                item.protectionClass = source.protectionClass(relativePath)
-                entries.append(item)
+                return .descend
             }
+        } catch {
+            throw MobileBackupError.io(error, root.path + (error.path.isEmpty ? "" : "/" + error.path), "cannot walk the domain's tree")
         }
     }
 
-    private static func entry(_ source: BackupDomainSource, _ relativePath: String, _ kind: BackupFileKind,
-                              _ status: FileStatus, _ path: String) -> ScannedEntry {
+    private static func entry(_ source: BackupDomainSource, _ root: DirectoryHandle, _ relativePath: String, _ kind: BackupFileKind,
+                              _ status: FileStatus, parent: FileStatus?) -> ScannedEntry {
         ScannedEntry(domain: source.domain, relativePath: relativePath, kind: kind,
                      fileID: BackupFileID.make(domain: source.domain, relativePath: relativePath),
-                     status: status, sourcePath: path, protectionClass: .unspecified)
+                     status: status, root: root, parentStatus: parent, protectionClass: .unspecified)
     }
 
     private static func synthesisedDirectory(_ source: BackupDomainSource, _ relativePath: String) -> ScannedEntry {

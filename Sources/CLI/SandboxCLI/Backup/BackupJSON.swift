@@ -1,3 +1,4 @@
+import Device
 import Foundation
 import MobileBackup
 
@@ -112,7 +113,7 @@ enum BackupJSON {
         var keychain: String
         var problems: [Problem]
         var clean: Bool
-        init(_ report: RestoreReport, device: String) {
+        init(_ report: DeviceRestoreReport, device: String) {
             self.device = device
             domains = report.domains
             restoredFiles = report.restoredFiles

@@ -51,7 +51,7 @@ struct BackupRestoreCommand: ParsableCommand {
         return try Device.open(at: match.root)
     }
 
-    static func text(_ report: RestoreReport, device: Device) -> String {
+    static func text(_ report: DeviceRestoreReport, device: Device) -> String {
         var lines = ["Restored \(report.restoredFiles) files (\(report.restoredBytes) bytes) onto \(device.identity.name) (\(device.identity.udid))"]
         let domains = report.domains.joined(separator: ", ")
         if !domains.isEmpty { lines.append("  domains: \(domains)") }

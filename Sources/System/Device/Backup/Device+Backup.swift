@@ -1,4 +1,5 @@
 import Container
+import FileSystem
 import Foundation
 import Keychain
 import MobileBackup
@@ -24,22 +25,45 @@ extension Device {
     ///
     /// `password` also encrypts the whole backup, with iOS's key-derivation
     /// cost unless `keyDerivation` says otherwise (tests use a cheap one).
+    ///
+    /// Every container is walked from its root held open, and every file is
+    /// read beneath it without following links and only if it is still the
+    /// file the walk saw (device, inode, kind): an app that swaps a file for
+    /// a link, a hard link or a directory meanwhile gets that item left out
+    /// and listed in ``BackupSummary/skippedFiles``, never an outside file
+    /// into its backup. A file that grows or shrinks meanwhile is recorded
+    /// as read.
+    ///
+    /// A running app is refused: iOS backs up apps that are suspended or not
+    /// running, never one that is executing and may be writing its files;
+    /// here nothing suspends a launched process for the backup, so the app
+    /// must be terminated first.
+    ///
+    /// - Throws: ``DeviceError`` `appRunning` (before anything is written)
+    ///   when an installed app is running; `MobileBackupError` when the
+    ///   backup cannot be written.
     @discardableResult
     public func backUp(to directory: URL = Device.backupsDirectory(), password: String? = nil,
                        keyDerivation: BackupKeyDerivation = .iOS,
                        progress: (@Sendable (BackupProgress) -> Void)? = nil) throws -> BackupSummary {
         let apps = try installedApps()
+        for app in apps where isRunning(app.bundleID) {
+            throw DeviceError(.appRunning, bundleID: app.bundleID,
+                              "\(app.bundleID) is running; terminate it before you back up the device")
+        }
         var sources: [BackupDomainSource] = []
         var groups: [String: URL] = [:]
         for app in apps {
             let container = try app.dataContainer()
-            sources.append(BackupDomainSource(domain: BackupRestorer.appDomain(app.bundleID), root: app.dataContainerURL) { path, isDirectory in
+            let root = try Self.heldContainer(app.dataContainerURL, bundleID: app.bundleID)
+            sources.append(BackupDomainSource(domain: BackupRestorer.appDomain(app.bundleID), directory: root) { path, isDirectory in
                 container.backupIncludes(path, isDirectory: isDirectory)
             })
             for (group, url) in app.groupContainers { groups[group] = url }
         }
         for (group, url) in groups.sorted(by: { $0.key < $1.key }) {
-            sources.append(BackupDomainSource(domain: BackupRestorer.groupDomain(group), root: url) { path, _ in
+            let root = try Self.heldContainer(url, bundleID: nil)
+            sources.append(BackupDomainSource(domain: BackupRestorer.groupDomain(group), directory: root) { path, _ in
                 Self.groupBackupIncludes(path)
             })
         }
@@ -76,32 +100,38 @@ extension Device {
     ///   backup without a password brings keychain items back only onto the
     ///   device it came from; `ThisDeviceOnly` items never move.
     ///
-    /// Damaged payloads are listed in the report and not restored.
+    /// Damaged payloads are listed in the report and not restored. Each
+    /// container is written beneath its root held open (see
+    /// `BackupRestorer.restoreApp(bundleID:into:progress:)`): no link in it
+    /// leads a write outside, no row replaces a layout directory with a
+    /// link, rows with unsafe paths are refused and listed, and modes lose
+    /// setuid, setgid and sticky bits.
     ///
     /// - Throws: `MobileBackupError` `wrongPassword` or `passwordRequired`
     ///   for an encrypted backup; ``DeviceError`` `appRunning` (before anything
     ///   is touched) when an app to restore is running, `io` when a container
     ///   cannot be written.
-    public func restore(from backup: URL, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
+    public func restore(from backup: URL, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> DeviceRestoreReport {
         try restore(from: try BackupReader(directory: backup, password: password), password: password, progress: progress)
     }
 
     /// Restores an opened backup (see ``restore(from:password:progress:)-(URL,_,_)``);
     /// `password` also opens its keychain export.
-    public func restore(from reader: BackupReader, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
+    public func restore(from reader: BackupReader, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> DeviceRestoreReport {
         let restorer = BackupRestorer(reader)
         let apps = Dictionary(try installedApps().map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
         // iOS restores with no app running; one that runs would see its files replaced under it.
         for bundleID in restorer.bundleIDs where apps[bundleID] != nil && isRunning(bundleID) {
             throw DeviceError(.appRunning, bundleID: bundleID, "\(bundleID) is running; terminate it before you restore its data")
         }
-        var report = RestoreReport()
+        var report = DeviceRestoreReport()
         for bundleID in restorer.bundleIDs {
             guard let app = apps[bundleID] else {
                 report.appsNotInstalled.append(bundleID)
                 continue
             }
-            report.merge(try restorer.restoreApp(bundleID: bundleID, into: try app.dataContainer(), progress: progress))
+            let root = try Self.heldContainer(app.dataContainerURL, bundleID: bundleID)
+            report.data.merge(try restorer.restoreApp(bundleID: bundleID, into: root, progress: progress))
         }
         var groupContainers: [String: URL] = [:]
         for app in apps.values { groupContainers.merge(app.groupContainers) { first, _ in first } }
@@ -110,11 +140,25 @@ extension Device {
                 report.groupsNotPresent.append(group)
                 continue
             }
-            report.merge(try restorer.restoreGroup(group, into: url, progress: progress))
+            report.data.merge(try restorer.restoreGroup(group, into: try Self.heldContainer(url, bundleID: nil, creating: true),
+                                                        progress: progress))
         }
         let sameDevice = restorer.reader.info.device.udid.caseInsensitiveCompare(identity.udid) == .orderedSame
         report.keychain = try restorer.restoreKeychain(into: keychain, sameDevice: sameDevice, password: password)
         return report
+    }
+
+    /// A container's root, held open (a link there is refused): what the
+    /// backup walks and the restore writes beneath.
+    static func heldContainer(_ url: URL, bundleID: String?, creating: Bool = false) throws -> DirectoryHandle {
+        let path = url.standardizedFileURL.path
+        do {
+            if creating { try FileSystemPaths.makeDirectories(atPath: path) }
+            return try DirectoryHandle(openingAt: path, followLinks: false)
+        } catch {
+            throw DeviceError(error.isNoSpace ? .diskFull : .io, bundleID: bundleID, path: path,
+                              "cannot open the container: \(error.reason)")
+        }
     }
 
     /// The device as a backup describes it.

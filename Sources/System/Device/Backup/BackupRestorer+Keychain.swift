@@ -1,6 +1,10 @@
 import Foundation
 import Keychain
+import MobileBackup
 
+/// The keychain's side of a backup: the format carries the export as the
+/// bytes of `KeychainDomain/keychain-backup.plist`; importing them into a
+/// keychain is the device's (which owns both).
 extension BackupRestorer {
     /// The keychain export's place in a backup.
     public static let keychainDomain = "KeychainDomain"
@@ -16,7 +20,7 @@ extension BackupRestorer {
     ///   (``KeychainRestoreOutcome/skippedOnAnotherDevice``);
     /// - a backup with a password restores them onto any device.
     ///
-    /// - Throws: ``MobileBackupError`` `passwordRequired` when the backup is
+    /// - Throws: `MobileBackupError` `passwordRequired` when the backup is
     ///   encrypted and no password is given, `wrongPassword` when the
     ///   password does not open the keychain export.
     public func restoreKeychain(into keychain: Keychain, sameDevice: Bool, password: String?) throws -> KeychainRestoreOutcome {
@@ -30,12 +34,9 @@ extension BackupRestorer {
                                     "the backup is encrypted; its keychain needs the backup password")
         }
         let export: Data
-        do {
-            export = try reader.contents(of: record)
-        } catch {
-            var unchecked = false
-            if let problem = reader.readPayload(record, digestUnchecked: &unchecked, into: { _ in }) { return .damaged(problem) }
-            throw error
+        switch reader.verifiedContents(of: record) {
+        case .success(let data): export = data
+        case .failure(let problem): return .damaged(problem)
         }
         do {
             return .restored(try keychain.importBackup(export, password: encrypted ? password : nil))

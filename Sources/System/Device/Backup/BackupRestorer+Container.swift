@@ -1,0 +1,22 @@
+import Container
+import FileSystem
+import MobileBackup
+
+/// Restoring into an `AppContainer`: the format's restore, given the
+/// container's root held open.
+extension BackupRestorer {
+    /// Restores `AppDomain-<bundleID>` into `container` (see the
+    /// `DirectoryHandle` form): the container's root is opened once, never
+    /// through a link, and everything is written beneath it.
+    public func restoreApp(bundleID: String, into container: AppContainer,
+                           progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
+        let root = container.root.standardizedFileURL.path
+        let handle: DirectoryHandle
+        do {
+            handle = try DirectoryHandle(openingAt: root, followLinks: false)
+        } catch {
+            throw MobileBackupError(.ioFailed, path: root, "cannot open the container: \(error.reason)")
+        }
+        return try restoreApp(bundleID: bundleID, into: handle, progress: progress)
+    }
+}
