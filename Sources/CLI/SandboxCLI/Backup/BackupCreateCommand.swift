@@ -31,7 +31,7 @@ struct BackupCreateCommand: ParsableCommand {
         try BackupCommandRunner.run {
             let target = try Device.open(at: DeviceOptions.root(of: device))
             let bar = ByteProgressBar("Backing up", total: 1, quiet: json)
-            let summary = try target.backUp(to: directory.map { URL(fileURLWithPath: $0) } ?? Device.backupsDirectory(),
+            let summary = try target.backUp(to: directory.map { URL(fileURLWithPath: $0) } ?? SandboxHome().backups,
                                             password: password) { bar.set(fraction: $0.completedBytes, of: $0.totalBytes) }
             bar.finish()
             if json {

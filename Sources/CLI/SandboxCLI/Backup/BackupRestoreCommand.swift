@@ -46,7 +46,7 @@ struct BackupRestoreCommand: ParsableCommand {
         if let name { return try Device.open(at: DeviceOptions.root(of: name)) }
         let udid = try BackupInfo.read(directory: backup).device.udid
         guard let match = Device.list().first(where: { $0.identity.udid.caseInsensitiveCompare(udid) == .orderedSame }) else {
-            throw ValidationError("no device with UDID \(udid) under \(Device.devicesDirectory().path); name one with --to-device")
+            throw ValidationError("no device with UDID \(udid) under \(SandboxHome().devices.path); name one with --to-device")
         }
         return try Device.open(at: match.root)
     }
