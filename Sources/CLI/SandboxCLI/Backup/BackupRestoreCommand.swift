@@ -43,7 +43,7 @@ struct BackupRestoreCommand: ParsableCommand {
 
     /// The named device, or the one whose UDID the backup carries.
     static func target(_ name: String?, for backup: URL) throws -> Device {
-        if let name { return try Device.open(at: DeviceOptions.root(of: name)) }
+        if let name { return try DeviceName.open(name) }
         let udid = try BackupInfo.read(directory: backup).device.udid
         guard let match = Device.list().first(where: { $0.identity.udid.caseInsensitiveCompare(udid) == .orderedSame }) else {
             throw ValidationError("no device with UDID \(udid) under \(SandboxHome().devices.path); name one with --to-device")
