@@ -34,7 +34,7 @@ struct BackupCreateCommand: ParsableCommand {
                                             password: password) { bar.set(fraction: $0.completedBytes, of: $0.totalBytes) }
             bar.finish()
             if json {
-                try BackupCommandRunner.printJSON(BackupJSON.Created(summary))
+                try JSONOutput.print(BackupJSON.Created(summary))
                 return
             }
             let kind = summary.isIncremental ? "incremental" : "full"

@@ -21,7 +21,7 @@ struct BackupListCommand: ParsableCommand {
             if BackupLocation.isBackup(root) { found.insert(root.standardizedFileURL, at: 0) }
             let summaries = try found.map { BackupJSON.Summary(try BackupInfo.read(directory: $0), path: $0) }
             if json {
-                try BackupCommandRunner.printJSON(["backups": summaries])
+                try JSONOutput.print(["backups": summaries])
                 return
             }
             if summaries.isEmpty {

@@ -33,7 +33,7 @@ struct BackupRestoreCommand: ParsableCommand {
             let report = try target.restore(from: reader, password: options.password) { bar.advance(by: $0) }
             bar.finish()
             if options.json {
-                try BackupCommandRunner.printJSON(BackupJSON.Restored(report, device: target.identity.udid))
+                try JSONOutput.print(BackupJSON.Restored(report, device: target.identity.udid))
             } else {
                 try BackupCommandRunner.print(Self.text(report, device: target))
             }

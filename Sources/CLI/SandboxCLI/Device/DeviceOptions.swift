@@ -1,7 +1,6 @@
 import ArgumentParser
 import Device
 import Foundation
-import PropertyList
 
 /// The options every device command shares: which device, and JSON output.
 struct DeviceOptions: ParsableArguments {
@@ -24,16 +23,11 @@ struct DeviceOptions: ParsableArguments {
 enum DeviceOutput {
     static func emit(json: Bool, _ value: @autoclosure () throws -> some Encodable, text: @autoclosure () throws -> String) throws {
         if json {
-            try FileOutput.writeToStandardOutput(try encode(value()))
+            try JSONOutput.print(value())
         } else {
             let line = try text()
             guard !line.isEmpty else { return }
             try CommandRunner.print(line.hasSuffix("\n") ? line : line + "\n")
         }
-    }
-
-    static func encode(_ value: some Encodable) throws -> Data {
-        let plist = try PropertyListValueEncoder().encode(value)
-        return try plist.encoded(as: .json, options: PropertyListWriteOptions(sortsKeys: true)) + Data("\n".utf8)
     }
 }
