@@ -147,18 +147,19 @@ let package = Package(
             path: "Benchmarks/ArchiveBenchmark"
         ),
         .target(
-            // Shared by the test targets only: finding this build's executables.
+            // Shared by the test targets only: temporary directories, finding
+            // this build's executables.
             name: "TestSupport",
             path: "Tests/Support/TestSupport"
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList"],
+            dependencies: ["TestSupport", "PropertyList"],
             path: "Tests/PropertyListTests"
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["TestSupport", "KeyedArchive", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Tests/KeyedArchiveTests"
         ),
         .testTarget(
@@ -236,7 +237,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MobileBackupTests",
-            dependencies: ["MobileBackup", "KeyedArchive", "PropertyList", "Container", "Keychain"],
+            dependencies: ["TestSupport", "MobileBackup", "KeyedArchive", "PropertyList", "Container", "Keychain"],
             path: "Tests/MobileBackupTests"
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs a command in a mount namespace of its own with a small tmpfs
 /// mounted, so a test can fill a disk without touching the machine's. Needs
@@ -11,7 +12,7 @@ enum PrivateMount {
 
     /// Whether a private tmpfs can be mounted here.
     static let isAvailable: Bool = {
-        let probe = TemporaryDirectory("mount-probe")
+        guard let probe = try? TemporaryDirectory("mount-probe") else { return false }
         return (try? run(mountPoint: probe.url, size: "64k", command: ["/bin/true"]))?.status == 0
     }()
 

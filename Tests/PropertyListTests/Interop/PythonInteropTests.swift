@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PropertyList
 
@@ -12,8 +13,8 @@ import Testing
     /// checks that its rewrite decodes to the original value.
     func roundTrip(library: String, formats: [PropertyListFormat], profile: RandomPropertyList.Profile, seedBase: UInt64,
                    keepsKeyOrder: Bool = true) throws {
-        let directory = try PythonOracle.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temp = try TemporaryDirectory("interop")
+        let directory = temp.url
         var originals: [String: PropertyListValue] = [:]
         for seed in 1...Self.sampleCount {
             var random = RandomPropertyList(seed: seedBase + seed, profile: profile)
@@ -68,8 +69,8 @@ import Testing
 
     @Test(arguments: [PropertyListFormat.binary, .xml])
     func plistlibReadsExactlyWhatWeWrote(format: PropertyListFormat) throws {
-        let directory = try PythonOracle.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temp = try TemporaryDirectory("interop")
+        let directory = temp.url
         let file = directory.appendingPathComponent("fixed.plist")
         try Self.fixedValue.encoded(as: format).write(to: file)
         let result = try PythonOracle.run(["describe", file.path])
@@ -78,8 +79,8 @@ import Testing
     }
 
     @Test func weReadExactlyWhatPythonWrote() throws {
-        let directory = try PythonOracle.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temp = try TemporaryDirectory("interop")
+        let directory = temp.url
         let result = try PythonOracle.run(["write", directory.path])
         #expect(result.status == 0, "\(result.errors)")
         for name in ["fixed.plistlib.binary", "fixed.plistlib.xml"] {
