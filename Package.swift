@@ -147,8 +147,8 @@ let package = Package(
             path: "Benchmarks/ArchiveBenchmark"
         ),
         .target(
-            // Shared by the test targets only: temporary directories, finding
-            // this build's executables.
+            // Shared by the test targets only: temporary directories, running
+            // other processes, finding this build's executables.
             name: "TestSupport",
             path: "Tests/Support/TestSupport"
         ),

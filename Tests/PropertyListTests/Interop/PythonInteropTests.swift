@@ -26,7 +26,7 @@ import Testing
             }
         }
         let result = try PythonOracle.run(["roundtrip", library, directory.path])
-        #expect(result.status == 0, "\(library) failed: \(result.errors)")
+        #expect(result.status == 0, "\(library) failed: \(result.standardError)")
         for (name, original) in originals.sorted(by: { $0.key < $1.key }) {
             let rewritten = try Data(contentsOf: directory.appendingPathComponent("\(name).\(library)"))
             var decoded = try PropertyListValue(data: rewritten)
@@ -74,7 +74,7 @@ import Testing
         let file = directory.appendingPathComponent("fixed.plist")
         try Self.fixedValue.encoded(as: format).write(to: file)
         let result = try PythonOracle.run(["describe", file.path])
-        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.fixedDescription)
     }
 
@@ -82,7 +82,7 @@ import Testing
         let temp = try TemporaryDirectory("interop")
         let directory = temp.url
         let result = try PythonOracle.run(["write", directory.path])
-        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.status == 0, "\(result.standardError)")
         for name in ["fixed.plistlib.binary", "fixed.plistlib.xml"] {
             let value = try PropertyListValue(data: Data(contentsOf: directory.appendingPathComponent(name)))
             #expect(value == Self.fixedValue, "\(name): \(value.firstDifference(from: Self.fixedValue) ?? "")")
