@@ -165,7 +165,8 @@ let package = Package(
             path: "Benchmarks/ArchiveBenchmark"
         ),
         .target(
-            // Shared by the test targets only: finding this build's executables.
+            // Shared by the test targets only: temporary directories, running
+            // other processes, finding this build's executables.
             name: "TestSupport",
             path: "Tests/Support/TestSupport"
         ),
@@ -178,12 +179,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList"],
+            dependencies: ["TestSupport", "PropertyList"],
             path: "Tests/PropertyListTests"
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["TestSupport", "KeyedArchive", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Tests/KeyedArchiveTests"
         ),
         .testTarget(
@@ -276,7 +277,7 @@ let package = Package(
         .testTarget(
             name: "MobileBackupTests",
             // Device for the glue that joins backups to containers and keychains.
-            dependencies: ["MobileBackup", "KeyedArchive", "PropertyList", "Container", "Keychain", "Device", "FileSystem",
+            dependencies: ["TestSupport", "MobileBackup", "KeyedArchive", "PropertyList", "Container", "Keychain", "Device", "FileSystem",
                            .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/MobileBackupTests"
         ),

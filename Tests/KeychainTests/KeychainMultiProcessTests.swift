@@ -14,14 +14,10 @@ import Testing
         let secret = fixture.secret.bytes.map { String(format: "%02x", $0) }.joined()
         let perProcess = 150
         let processes = try (0..<4).map { index in
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = [
+            try ChildProcess.start(executable, [
                 "keychain-add", "--store", fixture.directory.path, "--secret", secret,
                 "--app", Apps.mail.accessGroups[1], "--prefix", "process \(index)", "--count", "\(perProcess)",
-            ]
-            try process.run()
-            return process
+            ])
         }
         for process in processes { process.waitUntilExit() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })

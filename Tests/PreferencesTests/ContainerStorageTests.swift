@@ -2,6 +2,7 @@ import Container
 import Foundation
 import Preferences
 import PropertyList
+import TestSupport
 import Testing
 
 /// An app's domain goes through its container's file API: confined,

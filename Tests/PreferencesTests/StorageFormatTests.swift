@@ -1,6 +1,7 @@
 import Foundation
 import Preferences
 import PropertyList
+import TestSupport
 import Testing
 
 /// The file: binary on write, any plist format on read, damage survived,
@@ -93,18 +94,8 @@ import Testing
     }
 
     private func runPython(_ script: String, arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "python3 failed: \(errorText)")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let result = try ChildProcess.python(["-c", script] + arguments)
+        #expect(result.status == 0, "python3 failed: \(result.standardError)")
+        return result.output.trimmingCharacters(in: .newlines)
     }
 }

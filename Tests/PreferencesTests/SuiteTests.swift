@@ -1,6 +1,7 @@
 import Foundation
 import Preferences
 import PropertyList
+import TestSupport
 import Testing
 
 /// App-group suites: one domain in the shared container for an app and its extensions.

@@ -50,14 +50,9 @@ public final class Device: Sendable {
     // MARK: Where devices live
 
     /// The directory that holds named devices: `$SANDBOX_HOME/devices`, else
-    /// `~/.local/share/sandbox/devices`.
+    /// `~/.local/share/sandbox/devices` (``SandboxHome/devices``).
     public static func devicesDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let home = environment["SANDBOX_HOME"], !home.isEmpty {
-            return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent("devices", isDirectory: true)
-        }
-        let user = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
-        return user.appendingPathComponent(".local/share/sandbox/devices", isDirectory: true)
+        SandboxHome(environment: environment).devices
     }
 
     /// The directory of the device called `name` in ``devicesDirectory(environment:)``.

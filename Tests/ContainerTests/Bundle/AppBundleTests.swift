@@ -1,10 +1,13 @@
 import Container
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 @Suite struct AppBundleTests {
-    let temp = TemporaryDirectory("bundle")
+    let temp: TemporaryDirectory
+
+    init() throws { temp = try TemporaryDirectory("bundle") }
 
     func makeBundle(binaryInfo: Bool = true) throws -> URL {
         let url = temp.url.appendingPathComponent("Notes.app")

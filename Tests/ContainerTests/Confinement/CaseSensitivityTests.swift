@@ -1,9 +1,12 @@
 import Container
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct CaseSensitivityTests {
-    let temp = TemporaryDirectory("case")
+    let temp: TemporaryDirectory
+
+    init() throws { temp = try TemporaryDirectory("case") }
 
     @Test(arguments: [CaseCheck.automatic, .always])
     func missesByCaseSuggestTheRightSpelling(check: CaseCheck) throws {

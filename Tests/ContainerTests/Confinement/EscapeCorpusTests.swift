@@ -1,6 +1,7 @@
 import Container
 import FileSystem
 import Foundation
+import TestSupport
 import Testing
 
 /// Attempts to reach outside the container. Each runs against both path
@@ -12,12 +13,13 @@ import Testing
 
     /// A container with a sibling "outside" directory and a set of hostile links.
     struct Fixture {
-        let temp = TemporaryDirectory("escape")
+        let temp: TemporaryDirectory
         let container: AppContainer
         var outside: URL { temp.url.appendingPathComponent("outside") }
         var root: URL { container.root }
 
         init(_ resolution: PathResolution) throws {
+            temp = try TemporaryDirectory("escape")
             let fm = FileManager.default
             let outside = temp.url.appendingPathComponent("outside")
             try fm.createDirectory(at: outside, withIntermediateDirectories: true)

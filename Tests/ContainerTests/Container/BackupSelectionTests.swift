@@ -1,11 +1,14 @@
 import Container
 import Foundation
+import TestSupport
 import Testing
 
 /// `backupIncludes`: the rules table and the do-not-back-up flag, read
 /// through the container's API, decide what a backup takes.
 @Suite struct BackupSelectionTests {
-    let temp = TemporaryDirectory()
+    let temp: TemporaryDirectory
+
+    init() throws { temp = try TemporaryDirectory() }
 
     @Test(arguments: [ExclusionStorage.automatic, .record])
     func backupTakesBackedUpDirectoriesAndSkipsFlaggedItems(storage: ExclusionStorage) throws {

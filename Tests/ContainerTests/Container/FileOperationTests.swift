@@ -1,9 +1,12 @@
 import Container
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct FileOperationTests {
-    let temp = TemporaryDirectory()
+    let temp: TemporaryDirectory
+
+    init() throws { temp = try TemporaryDirectory() }
 
     func container(_ options: ContainerOptions = .default) throws -> AppContainer {
         try AppContainer.create(at: temp.url.appendingPathComponent("App"), bundleName: "Notes", options: options)

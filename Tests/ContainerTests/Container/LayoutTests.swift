@@ -1,10 +1,11 @@
 import Container
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct LayoutTests {
     @Test func createMakesTheStandardLayoutAndIsIdempotent() throws {
-        let temp = TemporaryDirectory()
+        let temp = try TemporaryDirectory()
         let root = temp.url.appendingPathComponent("App")
         let container = try AppContainer.create(at: root, bundleName: "Notes")
         for directory in ContainerDirectory.allCases where directory != .home && directory != .bundle {
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func openingAnExistingContainerFindsTheBundleAndFailsWhenMissing() throws {
-        let temp = TemporaryDirectory()
+        let temp = try TemporaryDirectory()
         let root = temp.url.appendingPathComponent("App")
         _ = try AppContainer.create(at: root, bundleName: "Notes")
         let opened = try AppContainer(existingAt: root)
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func externalBundleIsKeptOutOfTheContainer() throws {
-        let temp = TemporaryDirectory()
+        let temp = try TemporaryDirectory()
         let bundle = temp.url.appendingPathComponent("Bundle/Notes.app")
         let container = try AppContainer.create(at: temp.url.appendingPathComponent("Data"), bundleURL: bundle)
         #expect(container.url(for: .bundle) == bundle)

@@ -1,5 +1,6 @@
 import Container
 import Foundation
+import TestSupport
 import Testing
 
 /// A child process rewrites a file atomically in a loop and is killed with
@@ -9,7 +10,7 @@ import Testing
     static let kills = 200
 
     @Test func killedWriterNeverLeavesATornFile() throws {
-        let temp = TemporaryDirectory("crash")
+        let temp = try TemporaryDirectory("crash")
         let container = try AppContainer.create(at: temp.url.appendingPathComponent("App"))
         // 96 KiB: more than one write(2) call's worth for the page cache,
         // and above the mapped-read threshold so reads take the mmap path.

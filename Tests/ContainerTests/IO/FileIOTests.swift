@@ -1,9 +1,12 @@
 import Container
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct FileIOTests {
-    let temp = TemporaryDirectory("io")
+    let temp: TemporaryDirectory
+
+    init() throws { temp = try TemporaryDirectory("io") }
 
     func container() throws -> AppContainer {
         try AppContainer.create(at: temp.url.appendingPathComponent("App"))

@@ -1,11 +1,14 @@
 import Container
 import Foundation
 import SystemPackage
+import TestSupport
 import Testing
 
 /// The typed `FilePath` accessors give the same directories as the strings and URLs.
 @Suite struct SearchPathsFilePathTests {
-    let temp = TemporaryDirectory()
+    let temp: TemporaryDirectory
+
+    init() throws { temp = try TemporaryDirectory() }
 
     @Test func filePathsMatchTheStringPaths() throws {
         let container = try AppContainer.create(at: temp.url.appendingPathComponent("App"), bundleName: "Notes")

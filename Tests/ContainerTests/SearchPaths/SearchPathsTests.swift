@@ -1,9 +1,12 @@
 import Container
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct SearchPathsTests {
-    let temp = TemporaryDirectory()
+    let temp: TemporaryDirectory
+
+    init() throws { temp = try TemporaryDirectory() }
 
     func paths() throws -> (SearchPaths, String, String) {
         let container = try AppContainer.create(at: temp.url.appendingPathComponent("App"), bundleName: "Notes")

@@ -8,22 +8,13 @@ enum CrashWriter {
 
     /// Starts the writer; its output goes to `output` if given.
     static func start(_ arguments: [String], output: Pipe? = nil) throws -> Process {
-        let executable = try #require(executable, "container-crash-writer was not built")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = output ?? FileHandle.nullDevice
-        try process.run()
-        return process
+        try ChildProcess.start(#require(executable, "container-crash-writer was not built"), arguments, output: output)
     }
 
     /// Runs the writer to the end and returns what it printed.
     static func output(_ arguments: [String]) throws -> String {
-        let pipe = Pipe()
-        let process = try start(arguments, output: pipe)
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let executable = try #require(executable, "container-crash-writer was not built")
+        return try ChildProcess.run(executable, arguments).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Whether `data` is one complete payload of the writer (its

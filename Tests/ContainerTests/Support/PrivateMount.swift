@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs a command in a mount namespace of its own with a small tmpfs
 /// mounted, so a test can fill a disk without touching the machine's. Needs
@@ -11,7 +12,7 @@ enum PrivateMount {
 
     /// Whether a private tmpfs can be mounted here.
     static let isAvailable: Bool = {
-        let probe = TemporaryDirectory("mount-probe")
+        guard let probe = try? TemporaryDirectory("mount-probe") else { return false }
         return (try? run(mountPoint: probe.url, size: "64k", command: ["/bin/true"]))?.status == 0
     }()
 
@@ -19,18 +20,12 @@ enum PrivateMount {
     /// runs `command` there; returns its exit status and standard output.
     static func run(mountPoint: URL, size: String, command: [String]) throws -> (status: Int32, output: String) {
         guard let unshare else { return (127, "") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: unshare)
         // `unshare -m` makes mounts private to the new namespace: the tmpfs
         // vanishes with the process and is never seen outside it.
-        process.arguments = ["-m", "/bin/sh", "-c", "mount -t tmpfs -o size=\(size) tmpfs \"$1\" && shift && exec \"$@\"",
-                             "sh", mountPoint.path] + command
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let result = try ChildProcess.run(URL(fileURLWithPath: unshare), [
+            "-m", "/bin/sh", "-c", "mount -t tmpfs -o size=\(size) tmpfs \"$1\" && shift && exec \"$@\"",
+            "sh", mountPoint.path,
+        ] + command)
+        return (result.status, result.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

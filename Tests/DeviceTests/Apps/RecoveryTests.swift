@@ -1,5 +1,6 @@
 @testable import Device
 import Foundation
+import TestSupport
 import Testing
 
 /// Interrupted operations, replayed by hand: the state a crash leaves at
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func openingADirectoryThatIsNotADeviceIsATypedError() throws {
-        let temp = TemporaryDirectory()
+        let temp = try TemporaryDirectory()
         let error = try #require(throws: DeviceError.self) { try Device.open(at: temp.url) }
         #expect(error.code == .notADevice)
         let exists = try #require(throws: DeviceError.self) {

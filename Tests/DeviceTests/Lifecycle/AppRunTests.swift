@@ -2,6 +2,7 @@
 import Foundation
 import Preferences
 import PropertyList
+import TestSupport
 import Testing
 
 @Suite struct AppRunTests {
@@ -116,9 +117,7 @@ import Testing
     @Test func aRecordOfADeadProcessDoesNotCountAsRunning() throws {
         let fixture = try DeviceFixture()
         _ = try fixture.install()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
+        let process = try ChildProcess.start(URL(fileURLWithPath: "/bin/true"), [])
         process.waitUntilExit()
         try fixture.device.writeRunRecord(RunRecord(bundleID: "com.example.notes", pid: process.processIdentifier,
                                                     state: .active, kind: "process"))

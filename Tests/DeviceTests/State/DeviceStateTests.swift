@@ -1,6 +1,7 @@
 @testable import Device
 import Foundation
 import Keychain
+import TestSupport
 import Testing
 
 @Suite struct DeviceStateTests {
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func listFindsDevicesByName() throws {
-        let temp = TemporaryDirectory()
+        let temp = try TemporaryDirectory()
         _ = try Device.create(at: temp.url.appendingPathComponent("b"), name: "b")
         _ = try Device.create(at: temp.url.appendingPathComponent("a"), name: "a")
         try FileManager.default.createDirectory(at: temp.url.appendingPathComponent("not-a-device"), withIntermediateDirectories: true)

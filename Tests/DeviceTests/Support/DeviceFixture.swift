@@ -1,6 +1,7 @@
 @testable import Device
 import Foundation
 import PropertyList
+import TestSupport
 
 /// A temporary device with bundles made next to it.
 final class DeviceFixture {
@@ -9,7 +10,7 @@ final class DeviceFixture {
     let bundles: URL
 
     init(_ label: String = "device", capacity: UInt64? = nil, thresholds: DiskThresholds? = nil) throws {
-        temp = TemporaryDirectory(label)
+        temp = try TemporaryDirectory(label)
         bundles = temp.url.appendingPathComponent("bundles", isDirectory: true)
         try FileManager.default.createDirectory(at: bundles, withIntermediateDirectories: true)
         device = try Device.create(at: temp.url.appendingPathComponent("device"), name: "test", capacity: capacity,

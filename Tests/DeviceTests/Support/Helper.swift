@@ -9,12 +9,6 @@ enum Helper {
     /// Starts `name` with `arguments`; its standard output goes to `output`
     /// (discarded when nil).
     static func start(_ name: String, _ arguments: [String], output: Pipe? = nil) throws -> Process {
-        let executable = try #require(locate(name), "\(name) was not built")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = output ?? FileHandle.nullDevice
-        try process.run()
-        return process
+        try ChildProcess.start(#require(locate(name), "\(name) was not built"), arguments, output: output)
     }
 }

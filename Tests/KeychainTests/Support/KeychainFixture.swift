@@ -1,25 +1,26 @@
 import Foundation
 import Keychain
+import TestSupport
 
 /// A keychain store in a fresh temporary directory, removed when the last
 /// copy of the fixture goes away, with a clock the test moves by hand.
 final class KeychainFixture: Sendable {
+    /// The scratch directory, removed with the fixture.
+    private let scratch: TemporaryDirectory
     let directory: URL
     let secret: KeychainDeviceSecret
     let clock: TestClock
     let keychain: Keychain
 
     init(policy: KeychainUninstallPolicy = .retain, secret: KeychainDeviceSecret = .random()) throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("KeychainTests-\(UUID().uuidString)", isDirectory: true)
+        scratch = try TemporaryDirectory("keychain")
+        directory = scratch.url
         self.secret = secret
         let clock = TestClock()
         self.clock = clock
         keychain = try Keychain(storeDirectory: directory, deviceSecret: secret,
                                 configuration: .init(uninstallPolicy: policy, now: { clock.now }))
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// Another keychain on the same store, as a second process would open it.
     func reopen(policy: KeychainUninstallPolicy = .retain) throws -> Keychain {

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// Any Codable value archives as Foundation collections and reads back.
@@ -28,8 +29,7 @@ struct CodableBridgeTests {
 
     @Test func codableThroughAFile() throws {
         let container = try ArchiveFixtures.containerDirectory()
-        defer { try? FileManager.default.removeItem(at: container) }
-        let path = container.appendingPathComponent("Library/settings.archive").path
+        let path = container.path("Library/settings.archive")
         try KeyedArchiver.archive(encoding: settings, toFile: path, format: .xml)
         #expect(try KeyedUnarchiver.unarchive(decoding: Settings.self, fromFile: path) == settings)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// The seed's Possessions example: `archiveRootObject:toFile:` into
@@ -8,8 +9,7 @@ import Testing
 struct PossessionFileTests {
     @Test func possessionsRoundTripThroughAFileInAContainer() throws {
         let container = try ArchiveFixtures.containerDirectory()
-        defer { try? FileManager.default.removeItem(at: container) }
-        let path = container.appendingPathComponent("Documents/possessions.data").path
+        let path = container.path("Documents/possessions.data")
         let created = Date(timeIntervalSinceReferenceDate: 300_000_000.5)
         let items = [
             Possession(possessionName: "Red Sofa", serialNumber: "A1B2C", dateCreated: created, imageKey: "8E3F", valueInDollars: 100),
@@ -17,7 +17,7 @@ struct PossessionFileTests {
         ]
         try KeyedArchiver.archive(items, toFile: path)
         // Written atomically: no temporary file is left beside it.
-        let documents = try FileManager.default.contentsOfDirectory(atPath: container.appendingPathComponent("Documents").path)
+        let documents = try FileManager.default.contentsOfDirectory(atPath: container.path("Documents"))
         #expect(documents == ["possessions.data"])
 
         let back = try KeyedUnarchiver.unarchive([Possession].self, fromFile: path)

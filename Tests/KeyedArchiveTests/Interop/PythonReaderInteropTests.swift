@@ -2,6 +2,7 @@ import Foundation
 import KeyedArchive
 import OrderedCollections
 import PropertyList
+import TestSupport
 import Testing
 
 /// Archives this module writes are read correctly by two independent
@@ -58,12 +59,10 @@ struct PythonReaderInteropTests {
     }
 
     @Test func pythonReadersReadWhatWeWrite() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("archive-interop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory("archive-interop")
         let cases = try Self.cases()
-        for item in cases { try item.data.write(to: directory.appendingPathComponent(item.name)) }
-        let results = try ArchiveOracle.describe(cases.map { directory.appendingPathComponent($0.name) })
+        for item in cases { try directory.write(item.data, to: item.name) }
+        let results = try ArchiveOracle.describe(cases.map { directory.file($0.name) })
         for item in cases {
             for (library, expected) in item.expected {
                 let actual = results[item.name]?[library]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The keyed archives in `../shared/fixtures/plist/keyed_archive/` beside
 /// the package root (never copied into the repository).
@@ -28,10 +29,10 @@ enum ArchiveFixtures {
     }
 
     /// A fresh directory laid out like an app container (`Documents`, `Library`, `tmp`).
-    static func containerDirectory() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("keyed-archive-\(UUID().uuidString)")
+    static func containerDirectory() throws -> TemporaryDirectory {
+        let root = try TemporaryDirectory("keyed-archive")
         for folder in ["Documents", "Library/Caches", "Library/Preferences", "tmp"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: root.file(folder), withIntermediateDirectories: true)
         }
         return root
     }

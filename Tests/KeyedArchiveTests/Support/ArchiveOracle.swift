@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs `Tests/Oracles/archive_oracle.py`: nska-deserialize and the
 /// NSKeyedUnArchiver package, two independent Python keyed-archive readers.
@@ -12,21 +13,12 @@ enum ArchiveOracle {
     /// Each file's decoding by each library, as canonical JSON text keyed by
     /// file name, then library (`nska`, `nskeyedunarchiver`).
     static func describe(_ files: [URL]) throws -> [String: [String: String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "describe"] + files.map(\.path)
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let result = try ChildProcess.python([script.path, "describe"] + files.map(\.path))
+        guard result.status == 0 else {
             // A missing package is a failure: CI installs Tests/Oracles/requirements.txt.
-            throw Failure(description: "archive_oracle.py exited \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))")
+            throw Failure(description: "archive_oracle.py exited \(result.status): \(result.standardError)")
         }
-        guard let parsed = try JSONSerialization.jsonObject(with: outputData) as? [String: [String: Any]] else {
+        guard let parsed = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: [String: Any]] else {
             throw Failure(description: "archive_oracle.py printed no JSON object")
         }
         return try parsed.mapValues { libraries in

@@ -1,5 +1,6 @@
 import Foundation
 import Launch
+import TestSupport
 import Testing
 
 /// Starting, waiting for and signalling programs, and launch errors.
@@ -64,7 +65,7 @@ import Testing
     @Test("a program outside every rule cannot even be executed",
           .enabled(if: Landlock.isAvailable, "the kernel has no Landlock"))
     func programOutsideRules() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let program = directory.url.appendingPathComponent("outside.sh")
         try Data("#!/bin/sh\nexit 0\n".utf8).write(to: program)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
@@ -79,7 +80,7 @@ import Testing
     @Test("confined, a shell cannot write outside what the rules allow",
           .enabled(if: Landlock.isAvailable, "the kernel has no Landlock"))
     func shellConfined() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let allowed = directory.url.appendingPathComponent("allowed")
         try FileManager.default.createDirectory(at: allowed, withIntermediateDirectories: true)
         var launch = try shell("echo in > '\(allowed.path)/ok' && ! (echo out > '\(directory.url.path)/escape') 2>/dev/null",
@@ -92,7 +93,7 @@ import Testing
 
     @Test("a descriptor the launcher left open does not reach the program")
     func inheritedDescriptor() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let outside = directory.url.appendingPathComponent("outside.log")
         let fd = LibC.openInheritable(outside.path)
         #expect(fd > 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Launch
+import TestSupport
 import Testing
 
 /// A device-shaped tree for the escape probe: its bundle (with a copy of the
@@ -7,7 +8,7 @@ import Testing
 /// another app's container holding a secret, and a writable directory
 /// outside every container.
 struct ProbeDevice {
-    let directory = TemporaryDirectory("launch")
+    let directory: TemporaryDirectory
     let bundle: URL
     let container: URL
     let other: URL
@@ -15,6 +16,7 @@ struct ProbeDevice {
     let executable: URL
 
     init() throws {
+        directory = try TemporaryDirectory("launch")
         let root = directory.url
         let manager = FileManager.default
         let application = root.appendingPathComponent("Containers/Bundle/Application/\(UUID().uuidString)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import MobileBackup
 
 /// A scratch area for one test: an app container tree to back up and a
@@ -19,6 +20,8 @@ final class BackupFixture: Sendable {
     static let appDomain = "AppDomain-com.example.possessions"
     static let groupDomain = "AppDomainGroup-group.com.example.possessions"
 
+    /// The scratch directory, removed with the fixture.
+    private let scratch: TemporaryDirectory
     let base: URL
     let container: URL
     let group: URL
@@ -26,7 +29,8 @@ final class BackupFixture: Sendable {
     let device = BackupDeviceInfo(udid: "00008110-000A1234ABCD801E", deviceName: "Test iPhone", imei: "350000000000000")
 
     init() throws {
-        base = FileManager.default.temporaryDirectory.appendingPathComponent("MobileBackupTests-\(UUID().uuidString)")
+        scratch = try TemporaryDirectory("backup")
+        base = scratch.url
         container = base.appendingPathComponent("container")
         group = base.appendingPathComponent("group")
         backupDirectory = base.appendingPathComponent("backups").appendingPathComponent(device.udid)
@@ -43,8 +47,6 @@ final class BackupFixture: Sendable {
         try FileManager.default.createDirectory(at: group, withIntermediateDirectories: true)
         try Data("{\"shared\":true}".utf8).write(to: group.appendingPathComponent("shared.json"))
     }
-
-    deinit { try? FileManager.default.removeItem(at: base) }
 
     func write(_ relativePath: String, _ data: Data) throws {
         let url = container.appendingPathComponent(relativePath)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestSupport
 
 /// Runs `Tests/Oracles/backup_oracle.py`: iOSbackup, pyiosbackup, mvt and
 /// iphone_backup_decrypt, four independent Python readers of iOS backups.
@@ -29,26 +30,13 @@ enum BackupOracle {
 
     /// Reads the backup at `directory` with each of `tools`, in one Python run.
     static func read(_ directory: URL, password: String? = nil, tools: [String]) throws -> [String: Reading] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "read", directory.path, "--tools", tools.joined(separator: ",")]
-            + (password.map { ["--password", $0] } ?? [])
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Drain stderr on its own thread so a chatty tool cannot fill the pipe and stall.
-        let errorBox = DataBox()
-        let drain = Thread { errorBox.data = errors.fileHandleForReading.readDataToEndOfFile() }
-        drain.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !drain.isFinished { usleep(1_000) }
-        guard process.terminationStatus == 0 else {
+        let result = try ChildProcess.python([script.path, "read", directory.path, "--tools", tools.joined(separator: ",")]
+                                             + (password.map { ["--password", $0] } ?? []))
+        guard result.status == 0 else {
             // A missing package is a failure: CI installs Tests/Oracles/requirements.txt.
-            throw Failure(description: "backup_oracle.py exited \(process.terminationStatus): \(String(decoding: errorBox.data, as: UTF8.self))")
+            throw Failure(description: "backup_oracle.py exited \(result.status): \(result.standardError)")
         }
-        guard let parsed = try JSONSerialization.jsonObject(with: outputData) as? [String: [String: Any]] else {
+        guard let parsed = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: [String: Any]] else {
             throw Failure(description: "backup_oracle.py printed no JSON object")
         }
         return parsed.mapValues { tool in
@@ -64,9 +52,5 @@ enum BackupOracle {
 
     static func sha1(_ data: Data) -> String {
         Insecure.SHA1.hash(data: data).map { String(format: "%02x", $0) }.joined()
-    }
-
-    private final class DataBox: @unchecked Sendable {
-        var data = Data()
     }
 }

@@ -2,6 +2,7 @@ import Container
 import Foundation
 import Preferences
 import PropertyList
+import TestSupport
 
 /// An app's preferences directory in a temporary directory, and stores on it.
 struct PreferencesFixture {

@@ -10,13 +10,7 @@ enum StressWriter {
     /// Starts the writer with `arguments`; standard output goes to `output`
     /// if given, else is discarded.
     static func start(_ arguments: [String], output: Pipe? = nil) throws -> Process {
-        let executable = try #require(executable, "prefs-stress-writer was not built")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = output ?? FileHandle.nullDevice
-        try process.run()
-        return process
+        try ChildProcess.start(#require(executable, "prefs-stress-writer was not built"), arguments, output: output)
     }
 
     /// Runs the writer to the end and returns its exit status.

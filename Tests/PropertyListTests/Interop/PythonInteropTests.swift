@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PropertyList
 
@@ -12,8 +13,8 @@ import Testing
     /// checks that its rewrite decodes to the original value.
     func roundTrip(library: String, formats: [PropertyListFormat], profile: RandomPropertyList.Profile, seedBase: UInt64,
                    keepsKeyOrder: Bool = true) throws {
-        let directory = try PythonOracle.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temp = try TemporaryDirectory("interop")
+        let directory = temp.url
         var originals: [String: PropertyListValue] = [:]
         for seed in 1...Self.sampleCount {
             var random = RandomPropertyList(seed: seedBase + seed, profile: profile)
@@ -25,7 +26,7 @@ import Testing
             }
         }
         let result = try PythonOracle.run(["roundtrip", library, directory.path])
-        #expect(result.status == 0, "\(library) failed: \(result.errors)")
+        #expect(result.status == 0, "\(library) failed: \(result.standardError)")
         for (name, original) in originals.sorted(by: { $0.key < $1.key }) {
             let rewritten = try Data(contentsOf: directory.appendingPathComponent("\(name).\(library)"))
             var decoded = try PropertyListValue(data: rewritten)
@@ -68,20 +69,20 @@ import Testing
 
     @Test(arguments: [PropertyListFormat.binary, .xml])
     func plistlibReadsExactlyWhatWeWrote(format: PropertyListFormat) throws {
-        let directory = try PythonOracle.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temp = try TemporaryDirectory("interop")
+        let directory = temp.url
         let file = directory.appendingPathComponent("fixed.plist")
         try Self.fixedValue.encoded(as: format).write(to: file)
         let result = try PythonOracle.run(["describe", file.path])
-        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.fixedDescription)
     }
 
     @Test func weReadExactlyWhatPythonWrote() throws {
-        let directory = try PythonOracle.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temp = try TemporaryDirectory("interop")
+        let directory = temp.url
         let result = try PythonOracle.run(["write", directory.path])
-        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.status == 0, "\(result.standardError)")
         for name in ["fixed.plistlib.binary", "fixed.plistlib.xml"] {
             let value = try PropertyListValue(data: Data(contentsOf: directory.appendingPathComponent(name)))
             #expect(value == Self.fixedValue, "\(name): \(value.firstDifference(from: Self.fixedValue) ?? "")")

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// `sandbox archive print` and `sandbox archive json`, run as a process.

@@ -1,5 +1,6 @@
 import Foundation
 import MobileBackup
+import TestSupport
 import Testing
 
 /// `sandbox backup list|info|verify|extract`, run as the built executable,

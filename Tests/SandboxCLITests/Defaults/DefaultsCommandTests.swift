@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// `sandbox defaults` end to end: the built binary on a container directory.

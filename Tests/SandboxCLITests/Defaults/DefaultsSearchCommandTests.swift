@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// `sandbox defaults rename`, `find` and `read-type` end to end.

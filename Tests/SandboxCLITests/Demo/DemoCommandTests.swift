@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `sandbox demo`, the project's main job, run as the built executable in a

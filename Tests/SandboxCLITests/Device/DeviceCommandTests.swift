@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// `sandbox device …` and the app commands, run as the built executable

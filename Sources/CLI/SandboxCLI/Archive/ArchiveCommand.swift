@@ -57,7 +57,7 @@ struct ArchiveJSONCommand: ParsableCommand {
 
     func run() throws {
         try ArchiveCommandRunner.run(file) { unarchiver in
-            try ArchiveJSON.render(unarchiver, raw: raw) + Data("\n".utf8)
+            try ArchiveJSON.render(unarchiver, raw: raw)
         }
     }
 }

@@ -4,8 +4,7 @@ import OrderedCollections
 import PropertyList
 
 /// The JSON of `sandbox archive json`, built as a property-list value and
-/// written by PropertyList's JSON writer with sorted keys (see
-/// ``ArchiveCommand`` for the layout).
+/// written by ``JSONOutput`` (see ``ArchiveCommand`` for the layout).
 struct ArchiveJSON {
     /// Deeper levels are cut off, so a hostile chain cannot exhaust the stack.
     static let maximumDepth = 200
@@ -33,7 +32,7 @@ struct ArchiveJSON {
             }
             value = .dictionary(["top": .dictionary(top)])
         }
-        return try value.encoded(as: .json, options: PropertyListWriteOptions(sortsKeys: true, maximumDepth: 4 * maximumDepth + 16))
+        return try JSONOutput.encode(value, maximumDepth: 4 * maximumDepth + 16)
     }
 
     private mutating func json(_ value: ArchivedValue, depth: Int) -> PropertyListValue {

@@ -33,20 +33,10 @@ struct BackupCommand: ParsableCommand {
     )
 }
 
-/// The runner of `sandbox backup` commands: the shared ``CommandRunner``,
-/// plus JSON output.
+/// The runner of `sandbox backup` commands: the shared ``CommandRunner``
+/// (JSON output goes through ``JSONOutput``).
 enum BackupCommandRunner {
     static func run(_ body: () throws -> Void) throws { try CommandRunner.run(body) }
 
     static func print(_ text: String) throws { try CommandRunner.print(text) }
-
-    /// Writes `value` as JSON with sorted keys and ISO 8601 dates.
-    static func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        var data = try encoder.encode(value)
-        data.append(0x0A)
-        try FileOutput.writeToStandardOutput(data)
-    }
 }

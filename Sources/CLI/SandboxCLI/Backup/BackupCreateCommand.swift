@@ -15,8 +15,7 @@ struct BackupCreateCommand: ParsableCommand {
             keychain items come back only on this device. ThisDeviceOnly items never leave it.
             """)
 
-    @Option(help: ArgumentHelp("The device: a name under $SANDBOX_HOME/devices, or a path (containing '/').", valueName: "name|path"))
-    var device: String = "default"
+    @OptionGroup var device: DeviceSelection<DefaultDevice>
 
     @Option(help: ArgumentHelp("Encrypt the backup with this password.", valueName: "password"))
     var password: String?
@@ -29,13 +28,13 @@ struct BackupCreateCommand: ParsableCommand {
 
     func run() throws {
         try BackupCommandRunner.run {
-            let target = try Device.open(at: DeviceOptions.root(of: device))
+            let target = try device.open()
             let bar = ByteProgressBar("Backing up", total: 1, quiet: json)
-            let summary = try target.backUp(to: directory.map { URL(fileURLWithPath: $0) } ?? Device.backupsDirectory(),
+            let summary = try target.backUp(to: directory.map { URL(fileURLWithPath: $0) } ?? SandboxHome().backups,
                                             password: password) { bar.set(fraction: $0.completedBytes, of: $0.totalBytes) }
             bar.finish()
             if json {
-                try BackupCommandRunner.printJSON(BackupJSON.Created(summary))
+                try JSONOutput.print(BackupJSON.Created(summary))
                 return
             }
             let kind = summary.isIncremental ? "incremental" : "full"

@@ -21,7 +21,7 @@ struct BackupInfoCommand: ParsableCommand {
             }
             let result = BackupJSON.Info(backup: BackupJSON.Summary(info, path: directory), domains: domains)
             if options.json {
-                try BackupCommandRunner.printJSON(result)
+                try JSONOutput.print(result)
                 return
             }
             let summary = result.backup

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Device
 import Foundation
 import MobileBackup
 
@@ -15,12 +16,12 @@ struct BackupListCommand: ParsableCommand {
 
     func run() throws {
         try BackupCommandRunner.run {
-            let root = directory.map { URL(fileURLWithPath: $0) } ?? SandboxHome.backups
+            let root = directory.map { URL(fileURLWithPath: $0) } ?? SandboxHome().backups
             var found = BackupLocation.backups(in: root)
             if BackupLocation.isBackup(root) { found.insert(root.standardizedFileURL, at: 0) }
             let summaries = try found.map { BackupJSON.Summary(try BackupInfo.read(directory: $0), path: $0) }
             if json {
-                try BackupCommandRunner.printJSON(["backups": summaries])
+                try JSONOutput.print(["backups": summaries])
                 return
             }
             if summaries.isEmpty {

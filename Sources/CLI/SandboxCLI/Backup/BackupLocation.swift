@@ -1,4 +1,5 @@
 import ArgumentParser
+import Device
 import Foundation
 import MobileBackup
 
@@ -35,7 +36,7 @@ enum BackupLocation {
 
     /// A backup directory from a path or a name under the default backups directory.
     static func resolve(_ argument: String) throws -> URL {
-        let candidates = [URL(fileURLWithPath: argument), SandboxHome.backups.appendingPathComponent(argument)]
+        let candidates = [URL(fileURLWithPath: argument), SandboxHome().backups.appendingPathComponent(argument)]
         for candidate in candidates {
             if isBackup(candidate) { return candidate.standardizedFileURL }
             let inner = backups(in: candidate)
@@ -45,7 +46,7 @@ enum BackupLocation {
                                       + inner.map(\.lastPathComponent).joined(separator: ", "))
             }
         }
-        throw MobileBackupError(.notABackup, path: argument, "no backup here (nor under \(SandboxHome.backups.path))")
+        throw MobileBackupError(.notABackup, path: argument, "no backup here (nor under \(SandboxHome().backups.path))")
     }
 
     /// The backup directories directly inside `directory`, sorted by name.

@@ -33,7 +33,7 @@ struct BackupRestoreCommand: ParsableCommand {
             let report = try target.restore(from: reader, password: options.password) { bar.advance(by: $0) }
             bar.finish()
             if options.json {
-                try BackupCommandRunner.printJSON(BackupJSON.Restored(report, device: target.identity.udid))
+                try JSONOutput.print(BackupJSON.Restored(report, device: target.identity.udid))
             } else {
                 try BackupCommandRunner.print(Self.text(report, device: target))
             }
@@ -43,10 +43,10 @@ struct BackupRestoreCommand: ParsableCommand {
 
     /// The named device, or the one whose UDID the backup carries.
     static func target(_ name: String?, for backup: URL) throws -> Device {
-        if let name { return try Device.open(at: DeviceOptions.root(of: name)) }
+        if let name { return try DeviceName.open(name) }
         let udid = try BackupInfo.read(directory: backup).device.udid
         guard let match = Device.list().first(where: { $0.identity.udid.caseInsensitiveCompare(udid) == .orderedSame }) else {
-            throw ValidationError("no device with UDID \(udid) under \(Device.devicesDirectory().path); name one with --to-device")
+            throw ValidationError("no device with UDID \(udid) under \(SandboxHome().devices.path); name one with --to-device")
         }
         return try Device.open(at: match.root)
     }

@@ -28,7 +28,7 @@ struct BackupVerifyCommand: ParsableCommand {
 enum BackupOutput {
     static func printVerification(_ report: BackupVerificationReport, path: String, json: Bool, verb: String) throws {
         if json {
-            try BackupCommandRunner.printJSON(BackupJSON.Verification(report, path: path))
+            try JSONOutput.print(BackupJSON.Verification(report, path: path))
             return
         }
         var text = "\(report.verifiedFiles) files \(verb) (\(report.verifiedBytes) bytes)"

@@ -23,7 +23,7 @@ struct DefaultsExportCommand: ParsableCommand {
             let value = PropertyListValue.dictionary(try options.open(domain).persistentDomain)
             if path == "-" {
                 try FileOutput.writeToStandardOutput(
-                    options.json ? Data(try DefaultsPrinter.json(value).utf8) : try value.encoded(as: .xml))
+                    options.json ? try JSONOutput.encode(value) : try value.encoded(as: .xml))
             } else {
                 try FileOutput.writeAtomically(try value.encoded(as: .binary), to: path)
             }

@@ -11,9 +11,10 @@ struct DefaultsOptions: ParsableArguments {
                                valueName: "dir"))
     var container: String?
 
-    @Option(help: ArgumentHelp("A device (a name or a path, as in 'sandbox device'): a bundle id names that installed app's domain in its data container, -g the device's global domain.",
-                               valueName: "name|path"))
-    var device: String?
+    @OptionGroup var selection: DeviceSelection<DefaultsDevice>
+
+    /// `--device`, if given.
+    var device: String? { selection.device }
 
     @Flag(name: [.customShort("g"), .customLong("globalDomain", withSingleDash: true)],
           help: "Use the global domain (.GlobalPreferences.plist) instead of naming one.")
@@ -61,7 +62,7 @@ struct DefaultsOptions: ParsableArguments {
     /// The device named by `--device`.
     func openDevice() throws -> Device {
         guard let device else { throw ValidationError("no --device given") }
-        let root = DeviceOptions.root(of: device)
+        let root = DeviceName.root(of: device)
         do { return try Device.open(at: root) } catch let error as DeviceError where error.code == .notADevice {
             throw DefaultsError("no device '\(device)' at \(root.path)")
         }
@@ -110,6 +111,11 @@ struct DefaultsOptions: ParsableArguments {
     func exists(_ domain: String?) throws -> Bool {
         FileManager.default.fileExists(atPath: try domainFile(domain).path)
     }
+}
+
+/// What `--device` means to `sandbox defaults`, in its help.
+enum DefaultsDevice: DeviceSelectionHelp {
+    static let whenOmitted = " With it, a bundle id names that installed app's domain in its data container, and -g the device's global domain."
 }
 
 /// A failure `defaults` reports in its own words.

@@ -11,13 +11,9 @@ enum DefaultsPrinter {
         return text.hasSuffix("\n") ? text : text + "\n"
     }
 
-    static func json(_ value: PropertyListValue) throws -> String {
-        let data = try value.encoded(as: .json, options: PropertyListWriteOptions(sortsKeys: true))
-        let text = String(decoding: data, as: UTF8.self)
-        return text.hasSuffix("\n") ? text : text + "\n"
-    }
-
+    /// Prints `value` as text, or as JSON (``JSONOutput``) with `json`.
     static func print(_ value: PropertyListValue, json: Bool) throws {
-        try FileOutput.writeToStandardOutput(Data((json ? try self.json(value) : try text(value)).utf8))
+        if json { return try JSONOutput.print(value) }
+        try FileOutput.writeToStandardOutput(Data(try text(value).utf8))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Device
 import Foundation
 
 /// `sandbox demo`: the project's main job. On fresh devices under
@@ -21,17 +22,14 @@ public struct DemoCommand: ParsableCommand {
 
     public func run() throws {
         try CommandRunner.run {
-            var script = try DemoScript(home: DemoCommand.resolveHome(home), narrator: DemoNarrator())
+            var script = DemoScript(home: DemoCommand.resolveHome(home), narrator: DemoNarrator())
             try script.run()
         }
     }
 
-    static func resolveHome(_ option: String?) throws -> URL {
-        if let option, !option.isEmpty { return URL(fileURLWithPath: option, isDirectory: true) }
-        if let env = ProcessInfo.processInfo.environment["SANDBOX_HOME"], !env.isEmpty {
-            return URL(fileURLWithPath: env, isDirectory: true)
-        }
-        return FileManager.default.homeDirectoryForCurrentUser
-            .appendingPathComponent(".local/share/sandbox", isDirectory: true)
+    /// `--home` when given, else the usual home (``SandboxHome``).
+    static func resolveHome(_ option: String?) -> SandboxHome {
+        guard let option, !option.isEmpty else { return SandboxHome() }
+        return SandboxHome(root: URL(fileURLWithPath: option, isDirectory: true))
     }
 }

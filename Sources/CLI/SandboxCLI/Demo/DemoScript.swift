@@ -11,28 +11,28 @@ import PropertyList
 /// through the public API the way an app or the system would, prints what
 /// is on disk, and checks the iOS behaviour it claims.
 struct DemoScript {
-    let home: URL
+    let home: SandboxHome
     var narrator: DemoNarrator
     let app = PossessionsApp()
     /// The password of the demo's backup: an encrypted backup carries the
     /// keychain items that may move to another device.
     let backupPassword = "possessions-demo"
 
-    var devicesRoot: URL { home.appendingPathComponent("devices", isDirectory: true) }
+    var devicesRoot: URL { home.devices }
     var firstDeviceURL: URL { devicesRoot.appendingPathComponent("demo-iphone", isDirectory: true) }
     var secondDeviceURL: URL { devicesRoot.appendingPathComponent("demo-iphone-2", isDirectory: true) }
-    var backupsURL: URL { home.appendingPathComponent("backups", isDirectory: true) }
+    var backupsURL: URL { home.backups }
     /// The first device's backup, `<backups>/<UDID>`, once step 5 made it.
     var backupURL: URL
     /// A cheaper key derivation than iOS's (10,000,000 rounds take seconds),
     /// so the demo stays quick; readers take the cost from the keybag.
     let keyDerivation = BackupKeyDerivation(doubleProtectionIterations: 100_000, iterations: 10_000)
-    var stagingURL: URL { home.appendingPathComponent("demo-staging", isDirectory: true) }
+    var stagingURL: URL { home.root.appendingPathComponent("demo-staging", isDirectory: true) }
 
-    init(home: URL, narrator: DemoNarrator) {
+    init(home: SandboxHome, narrator: DemoNarrator) {
         self.home = home
         self.narrator = narrator
-        self.backupURL = home.appendingPathComponent("backups", isDirectory: true)
+        self.backupURL = home.backups
     }
 
     mutating func run() throws {
@@ -46,7 +46,7 @@ struct DemoScript {
             try FileSystemPaths.removeTree(atPath: url.path)
         }
         narrator.write("Sandbox demo: the Possessions app on a simulated iOS device")
-        narrator.write("Everything is kept under \(home.path)")
+        narrator.write("Everything is kept under \(home.root.path)")
 
         // A small simulated disk whose free space is already below the purge
         // level once the app has saved its data, so step 6 is a real low-disk event.

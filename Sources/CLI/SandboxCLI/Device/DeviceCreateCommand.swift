@@ -27,7 +27,7 @@ struct DeviceCreateCommand: ParsableCommand {
 
     func run() throws {
         try CommandRunner.run {
-            let root = path.map { DeviceOptions.root(of: $0.contains("/") ? $0 : "./" + $0) } ?? Device.defaultRoot(name: name)
+            let root = path.map { DeviceName.root(of: $0.contains("/") ? $0 : "./" + $0) } ?? Device.defaultRoot(name: name)
             let device = try Device.create(at: root, name: name, capacity: capacity?.bytes)
             try DeviceOutput.emit(json: json, DeviceSummary(device), text: device.identity.udid)
         }

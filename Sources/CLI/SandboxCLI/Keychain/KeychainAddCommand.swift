@@ -25,7 +25,7 @@ struct KeychainAddCommand: ParsableCommand {
             let bytes = try data.map { Data($0.utf8) } ?? FileInput.read(dataFile ?? "-")
             let added = try store.client().add(item.resolvedClass, item.attributes, data: bytes)
             if store.json {
-                try FileOutput.writeToStandardOutput(KeychainItemPrinter.json([added]))
+                try JSONOutput.print(KeychainItemPrinter.json([added]))
             } else {
                 try CommandRunner.print(KeychainItemPrinter.text([added]))
             }

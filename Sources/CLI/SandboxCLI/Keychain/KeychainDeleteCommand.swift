@@ -15,7 +15,7 @@ struct KeychainDeleteCommand: ParsableCommand {
         try CommandRunner.run {
             let count = try store.client().delete(KeychainQuery(item.resolvedClass, item.attributes))
             if store.json {
-                try FileOutput.writeToStandardOutput(KeychainItemPrinter.json(["deleted": .integer(PropertyListInteger(Int64(count)))]))
+                try JSONOutput.print(["deleted": .integer(PropertyListInteger(Int64(count)))] as PropertyListValue)
             } else {
                 try CommandRunner.print("deleted \(count) item\(count == 1 ? "" : "s")\n")
             }

@@ -31,7 +31,7 @@ struct KeychainFindCommand: ParsableCommand {
             if dataOnly {
                 try FileOutput.writeToStandardOutput(items.first?.data ?? Data())
             } else if store.json {
-                try FileOutput.writeToStandardOutput(KeychainItemPrinter.json(items))
+                try JSONOutput.print(KeychainItemPrinter.json(items))
             } else {
                 try CommandRunner.print(KeychainItemPrinter.text(items))
             }

@@ -27,19 +27,14 @@ enum KeychainItemPrinter {
         }.joined(separator: "\n")
     }
 
-    /// `{"items": [...]}` as JSON with sorted keys.
-    static func json(_ items: [KeychainItem]) throws -> Data {
+    /// `{"items": [...]}`, the value `--json` prints (through ``JSONOutput``).
+    static func json(_ items: [KeychainItem]) -> PropertyListValue {
         let list = items.map { item -> PropertyListValue in
             var object: OrderedDictionary<String, PropertyListValue> = ["class": .string(name(of: item.itemClass))]
             for (key, value) in fields(item) { object[key] = value }
             return .dictionary(object)
         }
-        return try json(["items": .array(list)])
-    }
-
-    /// `value` as JSON with sorted keys and a final newline.
-    static func json(_ value: PropertyListValue) throws -> Data {
-        try value.encoded(as: .json, options: PropertyListWriteOptions(sortsKeys: true)) + Data("\n".utf8)
+        return ["items": .array(list)]
     }
 
     /// The item's set attributes, dates and data, keyed by their JSON names.

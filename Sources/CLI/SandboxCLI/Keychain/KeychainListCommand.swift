@@ -24,7 +24,7 @@ struct KeychainListCommand: ParsableCommand {
                 }
             }
             if store.json {
-                try FileOutput.writeToStandardOutput(KeychainItemPrinter.json(items))
+                try JSONOutput.print(KeychainItemPrinter.json(items))
             } else {
                 try CommandRunner.print(KeychainItemPrinter.text(items))
             }

@@ -7,9 +7,9 @@ import MobileBackup
 /// Backing a device up in iOS's format and restoring a backup onto a device.
 extension Device {
     /// The directory holding backups: `$SANDBOX_HOME/backups`, else
-    /// `~/.local/share/sandbox/backups` (beside ``devicesDirectory(environment:)``).
+    /// `~/.local/share/sandbox/backups` (``SandboxHome/backups``).
     public static func backupsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        devicesDirectory(environment: environment).deletingLastPathComponent().appendingPathComponent("backups", isDirectory: true)
+        SandboxHome(environment: environment).backups
     }
 
     /// Backs the device up into `<directory>/<UDID>`, incrementally against
