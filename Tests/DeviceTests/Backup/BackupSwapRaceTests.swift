@@ -1,6 +1,7 @@
 import FileSystem
 import Foundation
 import MobileBackup
+import TestSupport
 import Testing
 
 /// An app that swaps its files for links while its container is backed up
@@ -22,7 +23,7 @@ import Testing
 
     /// A small container, an outside secret beside it, and a backup root.
     struct Scene {
-        let temp = TemporaryDirectory("swap-race")
+        let temp: TemporaryDirectory
         let secret: Data
         var container: URL { temp.url.appendingPathComponent("container") }
         var outside: URL { temp.url.appendingPathComponent("outside") }
@@ -30,6 +31,7 @@ import Testing
         var backups: URL { temp.url.appendingPathComponent("backups/RACER") }
 
         init() throws {
+            temp = try TemporaryDirectory("swap-race")
             secret = Data(("TOP-SECRET-" + UUID().uuidString + "\n").utf8)
             let files = FileManager.default
             for (path, text) in BackupSwapRaceTests.contents {
