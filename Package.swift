@@ -1,11 +1,16 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layers, lowest first. A module depends only on modules listed above it:
-//   Formats:  PropertyList, KeyedArchive
-//   System:   LaunchCore (Landlock, no Foundation), Launch (process launch; Foundation), sandbox-confine
-//   CLI:      SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
-// See docs/ARCHITECTURE.md.
+// Layers, lowest first; a module depends only on modules in layers below
+// it, and the folders under Sources/ are these layers:
+//   Platform:  FileSystem (every file-system call), LaunchCore (Landlock and
+//              process control, no Foundation), sandbox-confine
+//   Formats:   PropertyList, KeyedArchive
+//   Storage:   Container, Keychain, Preferences
+//   Backup:    MobileBackup (the format; no Container, no Keychain)
+//   System:    Launch, Device
+//   CLI:       SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
+// The graph is drawn once, in docs/ARCHITECTURE.md.
 let package = Package(
     name: "Sandbox",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -105,7 +110,7 @@ let package = Package(
             // Landlock and the trampoline's body, without Foundation (so the
             // trampoline starts in milliseconds); re-exported by Launch.
             name: "LaunchCore",
-            path: "Sources/System/LaunchCore"
+            path: "Sources/Platform/LaunchCore"
         ),
         .target(
             name: "Launch",
@@ -116,7 +121,7 @@ let package = Package(
             // The trampoline Launch spawns: confines itself, then execs the app.
             name: "sandbox-confine",
             dependencies: ["LaunchCore"],
-            path: "Sources/System/sandbox-confine"
+            path: "Sources/Platform/sandbox-confine"
         ),
         .target(
             name: "Device",

@@ -97,13 +97,13 @@ struct ArchiveJSON {
         guard depth < 4 * maximumDepth else { return .dictionary(["$truncated": true]) }
         switch value {
         case .array(let elements):
-            let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            let identity = SharedStorage.identity(of: elements)
             if let identity, let done = memo[identity] { return done }
             let result = PropertyListValue.array(elements.map { safe($0, depth: depth + 1, memo: &memo) })
             if let identity { memo[identity] = result }
             return result
         case .dictionary(let entries):
-            let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            let identity = SharedStorage.identity(of: entries)
             if let identity, let done = memo[identity] { return done }
             let result = PropertyListValue.dictionary(entries.mapValues { safe($0, depth: depth + 1, memo: &memo) })
             if let identity { memo[identity] = result }

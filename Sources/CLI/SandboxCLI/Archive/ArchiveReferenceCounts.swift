@@ -1,3 +1,4 @@
+import PropertyList
 import KeyedArchive
 
 /// How many times each object of a generic graph is referenced, found by an
@@ -19,11 +20,11 @@ struct ArchiveReferenceCounts {
                     pending.append(contentsOf: object.unkeyed)
                 }
             case .array(let elements):
-                let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                let identity = SharedStorage.identity(of: elements)
                 if let identity, !visitedPlain.insert(identity).inserted { continue }
                 pending.append(contentsOf: elements)
             case .dictionary(let entries):
-                let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                let identity = SharedStorage.identity(of: entries)
                 if let identity, !visitedPlain.insert(identity).inserted { continue }
                 pending.append(contentsOf: entries.values)
             default:

@@ -1,3 +1,4 @@
+import PropertyList
 /// Tearing a graph down without recursion.
 ///
 /// An object's fields hold the next object, so releasing the head of a
@@ -22,11 +23,11 @@ extension ArchivedObject {
             switch value {
             case .object(let object): pending.append(object)
             case .array(let elements):
-                let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                let identity = SharedStorage.identity(of: elements)
                 if let identity, !visited.insert(identity).inserted { continue }
                 values.append(contentsOf: elements)
             case .dictionary(let entries):
-                let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                let identity = SharedStorage.identity(of: entries)
                 if let identity, !visited.insert(identity).inserted { continue }
                 values.append(contentsOf: entries.values)
             case .null, .scalar: break

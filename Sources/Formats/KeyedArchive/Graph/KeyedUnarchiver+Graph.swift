@@ -88,13 +88,13 @@ extension KeyedUnarchiver {
             if reference.value == 0 { return .null }
             return .object(try shell(at: checkedIndex(reference, key: key)))
         case .array(let elements):
-            let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            let identity = SharedStorage.identity(of: elements)
             if let identity, let done = convertedPlainValues[identity] { return done }
             let result = ArchivedValue.array(try elements.map { try convert($0, key: key) })
             if let identity { convertedPlainValues[identity] = result }
             return result
         case .dictionary(let entries):
-            let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            let identity = SharedStorage.identity(of: entries)
             if let identity, let done = convertedPlainValues[identity] { return done }
             var converted = OrderedDictionary<String, ArchivedValue>()
             for (entryKey, value) in entries { converted[entryKey] = try convert(value, key: key) }

@@ -32,7 +32,7 @@ struct PropertyListSharedTotals {
         switch value {
         case .array(let elements):
             guard depth < maximumDepth else { throw PropertyListCensus.tooDeep(format, maximumDepth) }
-            let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            let identity = SharedStorage.identity(of: elements)
             if let identity, let known = memo[identity] { return known }
             result.minimumTextBytes = 2 + elements.count
             result.minimumBinaryBytes = 1 + elements.count
@@ -42,7 +42,7 @@ struct PropertyListSharedTotals {
             if let identity { memo[identity] = result }
         case .dictionary(let entries):
             guard depth < maximumDepth else { throw PropertyListCensus.tooDeep(format, maximumDepth) }
-            let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            let identity = SharedStorage.identity(of: entries)
             if let identity, let known = memo[identity] { return known }
             var keyBytes = 0
             for key in entries.keys { keyBytes += key.utf8.count + 3 }

@@ -85,13 +85,13 @@ extension PropertyListValue {
         switch self {
         case .array(let elements):
             // The element storage identifies the array while `self` is alive.
-            let identity = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            let identity = SharedStorage.identity(of: elements)
             if let identity, let done = memo[identity] { return done }
             let result = PropertyListValue.array(elements.map { $0.sortingKeys(memo: &memo) })
             if let identity { memo[identity] = result }
             return result
         case .dictionary(var entries):
-            let identity = entries.values.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            let identity = SharedStorage.identity(of: entries)
             if let identity, let done = memo[identity] { return done }
             entries.sort { lhs, rhs in lhs.key.utf16.lexicographicallyPrecedes(rhs.key.utf16) }
             for index in entries.values.indices { entries.values[index] = entries.values[index].sortingKeys(memo: &memo) }
