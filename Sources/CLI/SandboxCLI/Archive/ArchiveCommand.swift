@@ -67,6 +67,7 @@ enum ArchiveCommandRunner {
     static func run(_ path: String, _ render: (KeyedUnarchiver) throws -> Data) throws {
         do {
             let unarchiver = try KeyedUnarchiver(data: FileInput.read(path))
+            ProcessLifetime.keep(unarchiver)
             try FileOutput.writeToStandardOutput(render(unarchiver))
         } catch {
             FileOutput.writeToStandardError("\(path == "-" ? "<stdin>" : path): \(error)\n")

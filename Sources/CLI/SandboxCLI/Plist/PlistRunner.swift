@@ -25,12 +25,15 @@ struct PlistRunner {
     private func process(_ path: String) throws {
         switch invocation.verb {
         case .lint:
-            _ = try Self.read(path)
+            ProcessLifetime.keep(try Self.read(path))
             if !invocation.silent { try writeText("\(Self.displayName(path)): OK\n", to: .standardOutput) }
         case .print:
-            try writeText(PlistPrettyPrinter.render(try Self.read(path).value), to: .standardOutput)
+            let document = try Self.read(path)
+            ProcessLifetime.keep(document)
+            try writeText(PlistPrettyPrinter.render(document.value), to: .standardOutput)
         case .convert(let name):
             let document = try Self.read(path)
+            ProcessLifetime.keep(document)
             try write(document.value, as: name.format, to: destination(for: path, inPlace: true))
         case .create(let name):
             let destination: Destination = path == "-" ? .standardOutput : .file(path)

@@ -20,6 +20,11 @@ enum FileInput {
         do { info = try descriptor.status() } catch { throw FileIOError("read", error) }
         if info.isDirectory { throw FileIOError("read", code: Errno.isDirectory.rawValue) }
         if info.size > UInt64(max(limit, 0)) { throw tooLarge(limit) }
+        // A regular file is read in one call at its size, or mapped when
+        // large (no copy at all); pipes and devices are read in chunks.
+        if info.isRegularFile {
+            do { return try descriptor.readAll(mappedAbove: 1 << 20) } catch { throw FileIOError("read", error) }
+        }
         return try readAll(from: descriptor, limit: limit)
     }
 
