@@ -124,25 +124,25 @@ extension BackupReader {
     /// problem when its payload is damaged (and then nothing is left behind).
     private func extractFile(_ record: BackupFileRecord, into parent: FileDescriptor, _ name: String,
                              digestUnchecked: inout Bool) throws(FileSystemError) -> BackupPayloadProblem? {
-        let temporary = ".\(name).sandbox-partial"
-        try parent.removeIfPresent(temporary)
-        let output = try parent.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: 0o600)
-        var outputOpen = true
-        defer { if outputOpen { output.closeQuietly() } }
-        let failure = readPayload(record, digestUnchecked: &digestUnchecked) { piece in try output.writeFully(piece) }
-        if let failure {
-            output.closeQuietly()
-            outputOpen = false
-            try parent.removeIfPresent(temporary)
-            return failure
+        // The package's one atomic replace: a damaged payload aborts the
+        // fill, and the temporary file goes with it.
+        var failure: BackupPayloadProblem?
+        let options = AtomicWriteOptions(durability: .none, permissions: Self.fileMode(record.mode))
+        do {
+            try parent.replaceAtomically(name, options: options) { output throws(FileSystemError) in
+                failure = readPayload(record, digestUnchecked: &digestUnchecked) { piece in try output.writeFully(piece) }
+                if failure != nil { throw Self.damagedPayload }
+                try output.setModificationTime(nanoseconds: record.lastModified * 1_000_000_000)
+            }
+        } catch {
+            if let failure { return failure }
+            throw error
         }
-        try output.setPermissions(Self.fileMode(record.mode))
-        try output.setModificationTime(nanoseconds: record.lastModified * 1_000_000_000)
-        output.closeQuietly()
-        outputOpen = false
-        try parent.rename(temporary, to: parent, name)
         return nil
     }
+
+    /// Thrown inside a fill to abandon a file whose payload is damaged.
+    private static let damagedPayload = FileSystemError(.badMessage, "extract (damaged payload)", path: "")
 
     private func problem(_ record: BackupFileRecord, _ kind: BackupPayloadProblem.Kind, _ message: String) -> BackupPayloadProblem {
         BackupPayloadProblem(domain: record.domain, relativePath: record.relativePath, fileID: record.fileID, kind: kind, message: message)

@@ -31,17 +31,13 @@ enum IncrementalCommit {
     /// (`stopsBeforeApplying` is a testing hook: a crash right after the seal.)
     static func commit(live: DirectoryHandle, incoming: DirectoryHandle, removedPayloads: [String], flushes: Bool,
                        stopsBeforeApplying: Bool = false) throws {
-        let temporary = journalName + ".tmp"
         try backupIO(incoming.path + "/" + journalName) { () throws(FileSystemError) in
-            let directory = incoming.descriptor
-            try directory.removeIfPresent(temporary)
-            let journal = try directory.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .noFollow])
-            defer { journal.closeQuietly() }
-            try journal.writeFully(Data(removedPayloads.joined(separator: "\n").utf8))
-            if flushes { try journal.sync() }
-            try directory.rename(temporary, to: directory, journalName)
-            // The payloads were flushed before; only the journal's name is left to make durable.
-            if flushes { try directory.sync() }
+            // The payloads were flushed before; the journal and its name are
+            // made durable with it (.full), or not at all for a run that
+            // does not flush.
+            let options = AtomicWriteOptions(durability: flushes ? .full : .none, permissions: 0o644)
+            try incoming.descriptor.writeAtomically(Data(removedPayloads.joined(separator: "\n").utf8),
+                                                    to: journalName, options: options)
         }
         if stopsBeforeApplying {
             throw MobileBackupError(.interrupted, path: incoming.path, "the backup was interrupted after its commit was sealed")
