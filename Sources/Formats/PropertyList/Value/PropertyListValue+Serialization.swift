@@ -51,22 +51,10 @@ extension PropertyListValue {
     public func encoded(as format: PropertyListFormat, options: PropertyListWriteOptions = .init()) throws -> Data {
         let value = options.sortsKeys ? sortingKeys() : self
         switch format {
-        case .binary:
-            var writer = BinaryPropertyListWriter(maximumDepth: options.maximumDepth)
-            writer.maximumOutputSize = options.maximumOutputSize
-            return try writer.write(value)
-        case .xml:
-            var writer = XMLPropertyListWriter(maximumDepth: options.maximumDepth)
-            writer.maximumOutputSize = options.maximumOutputSize
-            return try writer.write(value)
-        case .openStep:
-            var writer = OpenStepPropertyListWriter(maximumDepth: options.maximumDepth)
-            writer.maximumOutputSize = options.maximumOutputSize
-            return try writer.write(value)
-        case .json:
-            var writer = JSONPropertyListWriter(maximumDepth: options.maximumDepth)
-            writer.maximumOutputSize = options.maximumOutputSize
-            return try writer.write(value)
+        case .binary: return try BinaryPropertyListWriter(maximumDepth: options.maximumDepth).write(value, options: options)
+        case .xml: return try XMLPropertyListWriter(maximumDepth: options.maximumDepth).write(value, options: options)
+        case .openStep: return try OpenStepPropertyListWriter(maximumDepth: options.maximumDepth).write(value, options: options)
+        case .json: return try JSONPropertyListWriter(maximumDepth: options.maximumDepth).write(value, options: options)
         }
     }
 

@@ -13,22 +13,10 @@ extension FileDescriptor {
     /// or the file position; returns the bytes read.
     public func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64? = nil) throws(FileSystemError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        var total = 0
-        while total < buffer.count {
-            let count: Int
-            if let offset {
-                count = c_pread(rawValue, base + total, buffer.count - total, off_t(offset) + off_t(total))
-            } else {
-                count = c_read(rawValue, base + total, buffer.count - total)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(currentErrno, "read", path: "")
-            }
-            if count == 0 { break }
-            total += count
+        return try transferFully(buffer.count, "read", at: offset, atZero: nil) { done, position in
+            position.map { c_pread(rawValue, base + done, buffer.count - done, $0) }
+                ?? c_read(rawValue, base + done, buffer.count - done)
         }
-        return total
     }
 
     /// One `read` of up to `buffer.count` bytes (0 at the end of the file).
@@ -79,22 +67,32 @@ extension FileDescriptor {
     /// Writes all of `buffer` at `offset` (`pwrite`) or the file position.
     public func writeFully(_ buffer: UnsafeRawBufferPointer, at offset: UInt64? = nil) throws(FileSystemError) {
         guard let base = buffer.baseAddress else { return }
-        var total = 0
-        while total < buffer.count {
-            let count: Int
-            if let offset {
-                count = c_pwrite(rawValue, base + total, buffer.count - total, off_t(offset) + off_t(total))
-            } else {
-                count = c_write(rawValue, base + total, buffer.count - total)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(currentErrno, "write", path: "")
-            }
-            // A zero-byte write of a non-empty buffer means the device is full.
-            if count == 0 { throw FileSystemError(.noSpace, "write", path: "") }
-            total += count
+        // A zero-byte write of a non-empty buffer means the device is full.
+        _ = try transferFully(buffer.count, "write", at: offset, atZero: .noSpace) { done, position in
+            position.map { c_pwrite(rawValue, base + done, buffer.count - done, $0) }
+                ?? c_write(rawValue, base + done, buffer.count - done)
         }
+    }
+
+    /// The loop behind ``readFully(into:at:)`` and ``writeFully(_:at:)``:
+    /// calls `transfer` (given the bytes done so far and, with an `offset`,
+    /// the file offset to use) until `count` bytes have moved, again after
+    /// `EINTR`. A call that moves nothing ends the loop, or with `atZero`
+    /// throws that error; returns the bytes moved.
+    @inline(__always)
+    private func transferFully(_ count: Int, _ operation: String, at offset: UInt64?, atZero: Errno?,
+                               _ transfer: (_ done: Int, _ position: off_t?) -> Int) throws(FileSystemError) -> Int {
+        var total = 0
+        while total < count {
+            let moved = try check(retryingOnInterrupt { transfer(total, offset.map { off_t($0) + off_t(total) }) },
+                                  operation, "")
+            if moved == 0 {
+                if let atZero { throw FileSystemError(atZero, operation, path: "") }
+                break
+            }
+            total += moved
+        }
+        return total
     }
 
     /// Writes all of `bytes` at `offset` or the file position.
@@ -154,10 +152,9 @@ extension FileDescriptor {
         var copied: UInt64 = 0
         #if os(Linux)
         while true {
-            let count = c_copy_file_range(rawValue, nil, output.rawValue, nil, 1 << 30, 0)
+            let count = retryingOnInterrupt { c_copy_file_range(rawValue, nil, output.rawValue, nil, 1 << 30, 0) }
             if count > 0 { copied += UInt64(count); continue }
             if count == 0 { return copied }
-            if errno == EINTR { continue }
             // Another file system, an old kernel, or a special file: fall
             // back (only before the first byte, so nothing is copied twice).
             if copied == 0 && (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) { break }

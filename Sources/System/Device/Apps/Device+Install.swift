@@ -16,10 +16,7 @@ extension Device {
     ///   `alreadyInstalled` (use ``update(bundleAt:)``).
     @discardableResult
     public func install(bundleAt source: URL) throws -> InstalledApp {
-        let bundle = try BundleValidation.check(source)
-        let identifier = bundle.info.identifier
-        return try withDeviceLock {
-            var registry = try readRegistry()
+        try withRegistry(forBundleAt: source) { bundle, identifier, registry in
             guard registry.apps[identifier] == nil else {
                 throw DeviceError(.alreadyInstalled, bundleID: identifier, "\(identifier) is already installed; update it instead")
             }
@@ -29,6 +26,18 @@ extension Device {
             // The commit point: one rename of the registry.
             try RecordFile.write(registry, to: layout.registry)
             return try installedApp(record, registry: registry)
+        }
+    }
+
+    /// Validates the bundle at `source` (before taking the lock: it reads
+    /// the whole bundle), then runs `body` under the device lock with the
+    /// bundle, its identifier and the registry as it stands.
+    private func withRegistry(forBundleAt source: URL,
+                              _ body: (AppBundle, String, inout AppRegistry) throws -> InstalledApp) throws -> InstalledApp {
+        let bundle = try BundleValidation.check(source)
+        return try withDeviceLock {
+            var registry = try readRegistry()
+            return try body(bundle, bundle.info.identifier, &registry)
         }
     }
 
@@ -46,10 +55,7 @@ extension Device {
     ///   bundle errors of ``install(bundleAt:)``.
     @discardableResult
     public func update(bundleAt source: URL) throws -> InstalledApp {
-        let bundle = try BundleValidation.check(source)
-        let identifier = bundle.info.identifier
-        return try withDeviceLock {
-            var registry = try readRegistry()
+        try withRegistry(forBundleAt: source) { bundle, identifier, registry in
             guard let old = registry.apps[identifier] else {
                 throw DeviceError(.notInstalled, bundleID: identifier, "\(identifier) is not installed")
             }
