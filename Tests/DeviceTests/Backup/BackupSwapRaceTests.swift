@@ -134,7 +134,11 @@ import Testing
             let found = FileManager.default.enumerator(atPath: target.path)?.compactMap { $0 as? String } ?? []
             for path in found {
                 let url = target.appendingPathComponent(path)
-                guard let data = try? Data(contentsOf: url), data.range(of: scene.secret) != nil else { continue }
+                // Only what the restore wrote as a file: a link it restored
+                // is a link's text (the app's own, confined when launched),
+                // and reading through it here would read the outside file.
+                guard let status = try FileSystemPaths.status(atPath: url.path), status.isRegularFile,
+                      let data = try? Data(contentsOf: url), data.range(of: scene.secret) != nil else { continue }
                 if decoy != .hardLink { escapes += 1 }
             }
         }
