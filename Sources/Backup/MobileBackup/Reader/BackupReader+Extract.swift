@@ -125,8 +125,14 @@ extension BackupReader {
     private func extractFile(_ record: BackupFileRecord, into parent: FileDescriptor, _ name: String,
                              digestUnchecked: inout Bool) throws(FileSystemError) -> BackupPayloadProblem? {
         let temporary = ".\(name).sandbox-partial"
-        try parent.removeIfPresent(temporary)
-        let output = try parent.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: 0o600)
+        let output: FileDescriptor
+        do {
+            output = try parent.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: 0o600)
+        } catch where error.isExists {
+            // A leftover of an interrupted extraction (or something planted): removed, never written through.
+            try parent.removeIfPresent(temporary)
+            output = try parent.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: 0o600)
+        }
         var outputOpen = true
         defer { if outputOpen { output.closeQuietly() } }
         let failure = readPayload(record, digestUnchecked: &digestUnchecked) { piece in try output.writeFully(piece) }
