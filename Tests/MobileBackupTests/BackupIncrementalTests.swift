@@ -103,7 +103,7 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
-    @Test func aSealedCommitIsFinishedByTheNextReader() throws {
+    @Test func aSealedCommitIsFinishedByTheNextWriterNeverByAReader() throws {
         let fixture = try BackupFixture()
         try fixture.writer().backUp(fixture.sources())
         try fixture.write("Documents/possessions.data", Data("sealed but not applied".utf8))
@@ -114,7 +114,15 @@ import Testing
         #expect(error.code == .interrupted)
         #expect(FileManager.default.fileExists(atPath: fixture.backupDirectory.appendingPathComponent(IncrementalCommit.directoryName).path))
 
-        // Opening the backup rolls the commit forward.
+        // Opening the backup only reads it: the previous backup, whole, and the commit left alone.
+        let before = try BackupReader(directory: fixture.backupDirectory)
+        #expect(FileManager.default.fileExists(atPath: fixture.backupDirectory.appendingPathComponent(IncrementalCommit.directoryName).path))
+        #expect(try before.contents(of: try #require(before.record(domain: BackupFixture.appDomain, relativePath: "Documents/possessions.data")))
+                == Data("possessions archive".utf8))
+        #expect(before.verify().isClean)
+
+        // The next writer rolls the commit forward.
+        try fixture.writer().finishInterruptedBackup()
         let reader = try BackupReader(directory: fixture.backupDirectory)
         #expect(!FileManager.default.fileExists(atPath: fixture.backupDirectory.appendingPathComponent(IncrementalCommit.directoryName).path))
         let record = try #require(reader.record(domain: BackupFixture.appDomain, relativePath: "Documents/possessions.data"))

@@ -34,6 +34,9 @@ public struct MobileBackupError: Error, Sendable, Hashable, CustomStringConverti
         case interrupted
         /// A requested domain or file is not in the backup.
         case notFound
+        /// The backup's `Status.plist` says its snapshot is not finished (still
+        /// being uploaded or written): restoring it would bring back a partial state.
+        case unfinishedBackup
     }
 
     /// The kind of failure.

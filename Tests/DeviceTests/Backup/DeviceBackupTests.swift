@@ -140,4 +140,23 @@ import Testing
         #expect(try source.fixture.device.restore(from: source.backupDirectory).isClean)
         #expect(try !source.notes.dataContainer().fileExists("Documents/newer.txt"))
     }
+
+    /// Issue 14, finding 19: a snapshot still uploading is refused before
+    /// anything changes, and restored only with `force`.
+    @Test func anUnfinishedSnapshotIsRestoredOnlyWithForce() throws {
+        let source = try Source()
+        try source.fixture.device.backUp(to: source.backups)
+        let status: PropertyListValue = ["SnapshotState": .string("uploading"), "IsFullBackup": .bool(true), "Version": .string("3.3")]
+        try status.encoded(as: .binary).write(to: source.backupDirectory.appendingPathComponent("Status.plist"))
+        let container = try source.notes.dataContainer()
+        try container.writeAtomically(Data("after".utf8), to: "Documents/after.txt")
+
+        let error = try #require(throws: MobileBackupError.self) { try source.fixture.device.restore(from: source.backupDirectory) }
+        #expect(error.code == .unfinishedBackup)
+        #expect(container.fileExists("Documents/after.txt"))
+        let report = try source.fixture.device.restore(from: source.backupDirectory, force: true)
+        #expect(report.isClean)
+        #expect(!container.fileExists("Documents/after.txt"))
+        #expect(try container.read("Documents/note.txt") == Data("note".utf8))
+    }
 }

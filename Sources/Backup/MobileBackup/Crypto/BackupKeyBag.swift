@@ -176,6 +176,13 @@ struct BackupKeyBag: Sendable {
         if (bag.doubleProtectionSalt == nil) != (bag.doubleProtectionIterations == nil) {
             throw MobileBackupError(.malformedKeyBag, "the keybag has only one of DPSL and DPIC")
         }
+        // The counts come from the backup, which may be hostile: 2^32-1 rounds
+        // would run for days. Refused before any key is derived.
+        for (tag, count) in [("ITER", bag.iterations), ("DPIC", bag.doubleProtectionIterations ?? 0)]
+        where count > BackupKeyDerivation.maximumIterations {
+            throw MobileBackupError(.malformedKeyBag,
+                                    "the keybag's \(tag) asks for \(count) iterations; at most \(BackupKeyDerivation.maximumIterations) are accepted")
+        }
         return bag
     }
 
@@ -196,6 +203,11 @@ public struct BackupKeyDerivation: Sendable, Hashable {
         self.doubleProtectionIterations = doubleProtectionIterations
         self.iterations = iterations
     }
+
+    /// The most iterations a keybag may ask for, in `ITER` or `DPIC`: what
+    /// iOS itself uses at most. A keybag asking for more is refused
+    /// (``MobileBackupError/Code/malformedKeyBag``) before anything is derived.
+    public static let maximumIterations = 10_000_000
 
     /// The counts iOS writes: 10,000,000 and 10,000.
     public static let iOS = BackupKeyDerivation(doubleProtectionIterations: 10_000_000, iterations: 10_000)

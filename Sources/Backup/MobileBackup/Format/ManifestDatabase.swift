@@ -78,7 +78,10 @@ enum ManifestDatabase {
 
     /// Every Files row of the database at `path`, read-only.
     /// Without `includingArchives`, the rows' `file` column is not read (nil).
-    static func rows(at path: String, includingArchives: Bool = true) throws -> [ManifestRow] {
+    /// Errors name `displayPath`: the backup's own Manifest.db, not the
+    /// private copy (decrypted, or copied out) that SQLite opened.
+    static func rows(at path: String, named displayPath: String? = nil, includingArchives: Bool = true) throws -> [ManifestRow] {
+        let displayPath = displayPath ?? path
         do {
             var configuration = Configuration()
             configuration.readonly = true
@@ -90,7 +93,7 @@ enum ManifestDatabase {
                 let cursor = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM Files")
                 while let row = try cursor.next() {
                     guard let fileID: String = row[0], let domain: String = row[1] else {
-                        throw MobileBackupError(.malformedManifest, path: path, "a Files row has no fileID or domain")
+                        throw MobileBackupError(.malformedManifest, path: displayPath, "a Files row has no fileID or domain")
                     }
                     let relativePath: String = row[2] ?? ""
                     let flags: Int = row[3] ?? 0
@@ -102,7 +105,7 @@ enum ManifestDatabase {
         } catch let error as MobileBackupError {
             throw error
         } catch {
-            throw MobileBackupError(.malformedManifest, path: path, "cannot read Manifest.db: \(error)")
+            throw MobileBackupError(.malformedManifest, path: displayPath, "cannot read Manifest.db: \(error)")
         }
     }
 
@@ -117,18 +120,27 @@ enum ManifestDatabase {
     }
 
     /// Decrypts the encrypted Manifest.db of the backup held by `directory`
-    /// into a temporary file, which the caller removes.
-    static func decryptedCopy(in directory: DirectoryHandle, key: SymmetricKey) throws -> String {
+    /// into `scratch` (a private 0700 directory; the file is 0600) and
+    /// returns the copy's path, for SQLite to open.
+    static func decryptedCopy(in directory: DirectoryHandle, key: SymmetricKey, into scratch: PrivateScratch) throws -> String {
         let path = directory.path + "/Manifest.db"
         guard let encrypted = try backupIO(path, { () throws(FileSystemError) in try directory.descriptor.readFileIfPresent("Manifest.db") }) else {
             throw MobileBackupError(.notABackup, path: path, "cannot read Manifest.db: it is missing")
         }
-        let plain = try decrypt(encrypted, path: path, key: key)
-        let temporary = temporaryDatabasePath()
-        try backupIO(temporary) { () throws(FileSystemError) in
-            try FileSystemPaths.writeAtomically(plain, toPath: temporary,
-                                                options: AtomicWriteOptions(durability: .none, permissions: 0o600, replacesExisting: false))
+        try scratch.write(try decrypt(encrypted, path: path, key: key), "Manifest.db")
+        return scratch.path("Manifest.db")
+    }
+
+    /// The 16 bytes every SQLite 3 database starts with.
+    static let sqliteHeader = Data("SQLite format 3\0".utf8)
+
+    /// Whether the held backup's Manifest.db starts as a plain SQLite
+    /// database does (an encrypted one is AES ciphertext from byte 0).
+    static func isPlainSQLite(in directory: DirectoryHandle) throws -> Bool {
+        try backupIO(directory.path + "/Manifest.db") { () throws(FileSystemError) in
+            let file = try directory.descriptor.open("Manifest.db", .readOnly, options: [.noFollow, .nonBlocking])
+            defer { file.closeQuietly() }
+            return try file.read(count: sqliteHeader.count, at: 0) == sqliteHeader
         }
-        return temporary
     }
 }

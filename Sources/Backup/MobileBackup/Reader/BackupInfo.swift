@@ -17,7 +17,8 @@ public struct BackupInfo: Sendable, Hashable {
     public var snapshotState: String?
     /// `IsFullBackup`, if there is a `Status.plist`.
     public var isFullBackup: Bool?
-    /// The apps `Manifest.plist` lists.
+    /// The apps `Manifest.plist` lists (`Applications`), and those only
+    /// `Info.plist` lists (`Installed Applications`, bundle IDs alone), sorted.
     public var applications: [BackupApplication]
     /// Whether `Manifest.plist` and `Status.plist` exist.
     public var hasManifestPlist: Bool
@@ -59,6 +60,15 @@ public struct BackupInfo: Sendable, Hashable {
                                                   version: entry["CFBundleVersion"]?.stringValue ?? "",
                                                   path: entry["Path"]?.stringValue ?? ""))
         }
+        // Real backups often lack Manifest.plist (or its Applications); their
+        // Info.plist lists the bundle IDs under "Installed Applications".
+        let listed = Set(applications.map(\.bundleIdentifier))
+        for case let identifier? in (info?["Installed Applications"]?.arrayValue ?? []).map(\.stringValue)
+        where !listed.contains(identifier) && !identifier.isEmpty {
+            applications.append(BackupApplication(bundleIdentifier: identifier, version: "", path: ""))
+        }
+        applications = Dictionary(applications.map { ($0.bundleIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+            .values.sorted { $0.bundleIdentifier < $1.bundleIdentifier }
         return BackupInfo(device: device, isEncrypted: manifest?["IsEncrypted"]?.boolValue ?? false,
                           date: manifest?["Date"]?.dateValue ?? info?["Last Backup Date"]?.dateValue,
                           snapshotState: status?["SnapshotState"]?.stringValue,

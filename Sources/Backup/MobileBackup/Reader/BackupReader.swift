@@ -23,7 +23,12 @@ public struct BackupReader: Sendable {
     public let info: BackupInfo
     /// Every Files row, sorted by domain, then path.
     public let records: [BackupFileRecord]
-    private let keys: UnlockedKeys?
+    /// The domains, sorted.
+    public let domains: [String]
+    /// Where each domain's rows are in ``records``.
+    private let domainRanges: [String: Range<Int>]
+    /// The unlocked keybag of an encrypted backup.
+    let keys: UnlockedKeys?
     /// The backup directory, held open: payloads are read beneath it,
     /// through buckets opened without following links.
     let handle: DirectoryHandle
@@ -39,28 +44,33 @@ public struct BackupReader: Sendable {
             throw MobileBackupError(.notABackup, path: root, "no backup directory here")
         }
         buckets = PayloadBuckets(handle, creates: false)
-        // A backup whose last incremental commit was cut short is finished first
-        // (where the directory is writable; elsewhere it is read as it is).
-        try? IncrementalCommit.recover(live: handle)
+        // Opening a backup only reads it: an interrupted incremental commit
+        // (`Sandbox.incoming/`) is left alone here, and finished only by the
+        // next write (`BackupWriter`); a hostile backup's journal never moves
+        // or deletes a file because someone looked at it.
         let databasePath = root + "/Manifest.db"
         let held = handle
-        let hasDatabase = try backupIO(databasePath) { () throws(FileSystemError) in
-            try held.descriptor.statusIfPresent(of: "Manifest.db")?.isRegularFile ?? false
+        let databaseStatus = try backupIO(databasePath) { () throws(FileSystemError) in
+            try held.descriptor.statusIfPresent(of: "Manifest.db")
         }
-        if !hasDatabase {
+        guard let databaseStatus else {
             if (try? handle.descriptor.statusIfPresent(of: "Manifest.mbdb")) ?? nil != nil {
                 throw MobileBackupError(.unsupportedFormat, path: root, "a Manifest.mbdb backup (before iOS 10) is not supported")
             }
             throw MobileBackupError(.notABackup, path: root, "the directory has no Manifest.db")
+        }
+        guard databaseStatus.isRegularFile else {
+            throw MobileBackupError(.notABackup, path: databasePath, "Manifest.db is not a regular file")
         }
         let infoPlist = try BackupPropertyLists.read("Info.plist", in: handle)
         let manifest = try BackupPropertyLists.read("Manifest.plist", in: handle)
         let status = try BackupPropertyLists.read("Status.plist", in: handle)
         info = BackupInfo.load(info: infoPlist, manifest: manifest, status: status, directoryName: directory.lastPathComponent)
 
+        // Any copy SQLite must open by path lives in a private directory that
+        // goes when this initializer returns or throws.
+        var scratch: PrivateScratch?
         var rowsPath = databasePath
-        var temporary: String?
-        defer { if let temporary { try? FileSystemPaths.removeFile(atPath: temporary) } }
         if info.isEncrypted {
             guard let password else {
                 throw MobileBackupError(.passwordRequired, path: root, "the backup is encrypted; a password is needed")
@@ -72,60 +82,90 @@ public struct BackupReader: Sendable {
             let encryption = BackupEncryption(keyBag: bag, classKeys: try bag.unlock(password: password))
             keys = UnlockedKeys(encryption)
             if let manifestKey = manifest?["ManifestKey"]?.dataValue {
-                let path = try ManifestDatabase.decryptedCopy(in: handle, key: try encryption.unwrap(blob: manifestKey))
-                temporary = path
-                rowsPath = path
+                let privateCopy = try PrivateScratch()
+                scratch = privateCopy
+                rowsPath = try ManifestDatabase.decryptedCopy(in: handle, key: try encryption.unwrap(blob: manifestKey), into: privateCopy)
             }
         } else {
             keys = nil
+            if manifest == nil, try !ManifestDatabase.isPlainSQLite(in: handle) {
+                // Only Manifest.plist says a backup is encrypted; without it an
+                // encrypted Manifest.db would read as a damaged database.
+                throw MobileBackupError(.malformedManifest, path: root + "/Manifest.plist",
+                                        "the backup has no Manifest.plist, and its Manifest.db is not a plain SQLite database "
+                                        + "(an encrypted backup needs Manifest.plist for its keys)")
+            }
         }
         let rows: [ManifestRow]
         do {
-            rows = try ManifestDatabase.rows(at: rowsPath)
+            rows = try ManifestDatabase.rows(at: rowsPath, named: databasePath)
         } catch {
             // A WAL-mode database in a read-only directory cannot be opened in
             // place; a private copy can.
-            let copy = temporaryDatabasePath()
-            guard temporary == nil, (try? Self.copyOut("Manifest.db", from: held, to: copy)) != nil else { throw error }
-            temporary = copy
+            guard scratch == nil, let privateCopy = try? PrivateScratch(),
+                  (try? held.descriptor.copyFile("Manifest.db", to: privateCopy.handle.descriptor, "Manifest.db")) != nil else { throw error }
+            scratch = privateCopy
             for suffix in ["-wal", "-shm"] {
-                try? Self.copyOut("Manifest.db" + suffix, from: held, to: copy + suffix)
+                try? held.descriptor.copyFile("Manifest.db" + suffix, to: privateCopy.handle.descriptor, "Manifest.db" + suffix)
             }
-            defer { for suffix in ["-wal", "-shm"] { try? FileSystemPaths.removeFile(atPath: copy + suffix) } }
-            rows = try ManifestDatabase.rows(at: copy)
+            rows = try ManifestDatabase.rows(at: privateCopy.path("Manifest.db"), named: databasePath)
+        }
+        withExtendedLifetime(scratch) {}
+        var records = try Self.unarchive(rows)
+        records.sort { $0.domain != $1.domain ? $0.domain < $1.domain : $0.relativePath < $1.relativePath }
+        self.records = records
+        // One pass over the sorted rows: each domain's rows are one range, so
+        // look-ups by domain or path never scan the whole manifest again.
+        var ranges: [String: Range<Int>] = [:]
+        var start = 0
+        for index in records.indices where index + 1 == records.count || records[index + 1].domain != records[index].domain {
+            ranges[records[index].domain] = start..<index + 1
+            start = index + 1
+        }
+        domainRanges = ranges
+        domains = ranges.keys.sorted()
+    }
+
+    /// Every row's MBFile archive, read in one pass split across the cores
+    /// (each row is independent); the first damaged row's error is thrown.
+    private static func unarchive(_ rows: [ManifestRow]) throws -> [BackupFileRecord] {
+        let chunk = 4_096
+        let chunks = (rows.count + chunk - 1) / chunk
+        let results = UnarchivedChunks(count: chunks)
+        DispatchQueue.concurrentPerform(iterations: chunks) { index in
+            let range = index * chunk..<min(rows.count, (index + 1) * chunk)
+            results.set(index, Result {
+                try rows[range].map { row in
+                    guard let blob = row.file else {
+                        throw MobileBackupError(.malformedRecord, domain: row.domain, relativePath: row.relativePath,
+                                                "the row has no MBFile archive")
+                    }
+                    return try BackupFileRecord.unarchive(blob, domain: row.domain, relativePath: row.relativePath, flags: row.flags)
+                }
+            })
         }
         var records: [BackupFileRecord] = []
         records.reserveCapacity(rows.count)
-        for row in rows {
-            guard let blob = row.file else {
-                throw MobileBackupError(.malformedRecord, domain: row.domain, relativePath: row.relativePath, "the row has no MBFile archive")
-            }
-            records.append(try BackupFileRecord.unarchive(blob, domain: row.domain, relativePath: row.relativePath, flags: row.flags))
-        }
-        records.sort { $0.domain != $1.domain ? $0.domain < $1.domain : $0.relativePath < $1.relativePath }
-        self.records = records
+        for result in results.all { records += try result.get() }
+        return records
     }
 
-    /// Copies the file `name` of the backup to the path `target` (a private temporary file).
-    private static func copyOut(_ name: String, from backup: DirectoryHandle, to target: String) throws(FileSystemError) {
-        try FileSystemPaths.withParent(of: target) { parent, targetName throws(FileSystemError) in
-            try backup.descriptor.copyFile(name, to: parent, targetName)
-        }
-    }
-
-    /// The domains, sorted.
-    public var domains: [String] {
-        Array(Set(records.map(\.domain))).sorted()
-    }
-
-    /// The records of one domain, sorted by path.
+    /// The records of one domain, sorted by path (found by index, not by a scan).
     public func records(inDomain domain: String) -> [BackupFileRecord] {
-        records.filter { $0.domain == domain }
+        guard let range = domainRanges[domain] else { return [] }
+        return Array(records[range])
     }
 
-    /// The record of one path, if the backup has it.
+    /// The record of one path, if the backup has it (a binary search in its domain's rows).
     public func record(domain: String, relativePath: String) -> BackupFileRecord? {
-        records.first { $0.domain == domain && $0.relativePath == relativePath }
+        guard let rows = domainRanges[domain].map({ records[$0] }) else { return nil }
+        var low = rows.startIndex
+        var high = rows.endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if rows[middle].relativePath < relativePath { low = middle + 1 } else { high = middle }
+        }
+        return low < rows.endIndex && rows[low].relativePath == relativePath ? rows[low] : nil
     }
 
     /// A regular file's contents, verified; a damaged payload throws with
@@ -266,4 +306,14 @@ public struct BackupReader: Sendable {
 final class UnlockedKeys: @unchecked Sendable {
     let encryption: BackupEncryption
     init(_ encryption: BackupEncryption) { self.encryption = encryption }
+}
+
+/// The chunks of ``BackupReader``'s parallel unarchiving; each slot is
+/// written by one worker and read after all finished.
+private final class UnarchivedChunks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<[BackupFileRecord], Error>]
+    init(count: Int) { slots = Array(repeating: .success([]), count: count) }
+    func set(_ index: Int, _ result: Result<[BackupFileRecord], Error>) { lock.withLock { slots[index] = result } }
+    var all: [Result<[BackupFileRecord], Error>] { lock.withLock { slots } }
 }

@@ -22,10 +22,27 @@ import SystemPackage
 public struct BackupRestorer: Sendable {
     /// The backup read from.
     public let reader: BackupReader
+    /// Whether to restore even from a backup whose `Status.plist` says its
+    /// snapshot is not finished (see ``checkSnapshotFinished()``).
+    public let force: Bool
 
-    /// Creates a restorer over an open backup.
-    public init(_ reader: BackupReader) {
+    /// Creates a restorer over an open backup; `force` restores even an
+    /// unfinished snapshot.
+    public init(_ reader: BackupReader, force: Bool = false) {
         self.reader = reader
+        self.force = force
+    }
+
+    /// Refuses (``MobileBackupError/Code/unfinishedBackup``) a backup whose
+    /// `Status.plist` gives a `SnapshotState` other than `finished`, as iOS
+    /// does: its rows and payloads may be half of two states. A backup with
+    /// no `Status.plist` (real backups may lack one) is not refused; nor is
+    /// any backup when ``force`` is set. Every restore calls this first.
+    public func checkSnapshotFinished() throws {
+        guard !force, let state = reader.info.snapshotState, state != "finished" else { return }
+        throw MobileBackupError(.unfinishedBackup, path: reader.directory.standardizedFileURL.path + "/Status.plist",
+                                "the backup's snapshot is \"\(state)\", not \"finished\" (it may still be uploading); "
+                                + "restore it anyway only with force (--force)")
     }
 
     /// The domain of an app's data container.
@@ -113,6 +130,7 @@ public struct BackupRestorer: Sendable {
     private func restoreTree(domain: String, root: DirectoryHandle, stagesInTmp: Bool, layout: [String],
                              progress: ((Int64) -> Void)?,
                              keep: (String) -> Bool, replacing: (String) -> Bool) throws -> RestoreReport {
+        try checkSnapshotFinished()
         guard reader.domains.contains(domain) else {
             throw MobileBackupError(.notFound, domain: domain, "the backup has no domain \(domain)")
         }

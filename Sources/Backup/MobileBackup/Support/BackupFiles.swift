@@ -79,9 +79,3 @@ extension DirectoryHandle {
         }
     }
 }
-
-/// A temporary file's path for a private copy of a database (decrypted, or
-/// copied out of a read-only directory).
-func temporaryDatabasePath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("Manifest-\(UUID().uuidString).db").path
-}

@@ -60,10 +60,8 @@ public struct BackupWriter: Sendable {
         let staging = live + ".sandbox-staging"
         let retired = live + ".sandbox-retired"
         let backups = try DirectoryHandle.making(parentPath, "create the directory for backups")
-        try recoverInterruptedCommit(in: backups, live: live, retired: retired)
+        let liveDirectory = try finishInterrupted(in: backups, live: live, retired: retired)
         try backupIO(parentPath + "/" + staging) { () throws(FileSystemError) in _ = try backups.descriptor.removeTree(staging) }
-        let liveDirectory = try openIfPresent(live, in: backups)
-        if let liveDirectory { try IncrementalCommit.recover(live: liveDirectory) }
 
         // Building on a previous backup happens in place (see IncrementalCommit):
         // only new and changed payloads and rows are written. The sources are
@@ -133,6 +131,28 @@ public struct BackupWriter: Sendable {
 
     /// The directory `name` of `parent`, or nil when there is none; a link
     /// there is refused, never followed.
+    /// Finishes what an interrupted backup left, and backs nothing up: a
+    /// sealed incremental commit is rolled forward, an unsealed one
+    /// discarded, a half-swapped full backup put back. ``backUp(_:progress:)``
+    /// does this first itself; ``BackupReader`` never does (reading a backup
+    /// writes nothing), so a reader sees the backup as it was before the
+    /// interrupted run until a writer comes. Every step is beneath the held
+    /// backup directory, never through a link.
+    public func finishInterruptedBackup() throws {
+        let (parentPath, live) = FileSystemPaths.split(directory.standardizedFileURL.path)
+        guard FileSystemPaths.exists(atPath: parentPath) else { return }
+        let backups = try DirectoryHandle.making(parentPath, "open the directory for backups")
+        _ = try finishInterrupted(in: backups, live: live, retired: live + ".sandbox-retired")
+    }
+
+    /// The recovery steps of ``finishInterruptedBackup()``; returns the live backup, held, if there is one.
+    private func finishInterrupted(in backups: DirectoryHandle, live: String, retired: String) throws -> DirectoryHandle? {
+        try recoverInterruptedCommit(in: backups, live: live, retired: retired)
+        let liveDirectory = try openIfPresent(live, in: backups)
+        if let liveDirectory { try IncrementalCommit.recover(live: liveDirectory) }
+        return liveDirectory
+    }
+
     private func openIfPresent(_ name: String, in parent: DirectoryHandle) throws -> DirectoryHandle? {
         try backupIO(parent.path + "/" + name) { () throws(FileSystemError) -> DirectoryHandle? in
             guard try parent.descriptor.statusIfPresent(of: name) != nil else { return nil }

@@ -14,8 +14,10 @@ import SystemPackage
 /// - interrupted before the journal exists: the incoming directory is
 ///   discarded, and the previous backup was never touched;
 /// - interrupted after: the commit is finished (rolled forward) by the next
-///   backup or the next ``BackupReader`` that opens the directory.
-/// Readers ignore the extra directory, as they ignore every unknown name.
+///   backup (or `BackupWriter.finishInterruptedBackup()`).
+/// Readers never recover (reading a backup writes nothing): they ignore the
+/// extra directory, as they ignore every unknown name, and see the previous
+/// backup, which is whole until the commit is applied.
 ///
 /// Every step works on the held live directory with `*at` calls; the
 /// incoming directory and the buckets are opened without following links.

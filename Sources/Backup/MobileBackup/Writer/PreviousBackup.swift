@@ -40,8 +40,9 @@ struct PreviousBackup: Sendable {
             guard isEncrypted == (password != nil) else { return nil }
             var encryption: BackupEncryption?
             var databasePath = directory.path + "/Manifest.db"
-            var temporary: String?
-            defer { if let temporary { try? FileSystemPaths.removeFile(atPath: temporary) } }
+            // A decrypted copy lives in a private directory, removed on return.
+            var scratch: PrivateScratch?
+            defer { withExtendedLifetime(scratch) {} }
             let copyName = IncrementalCommit.plainDatabaseName
             if let password {
                 guard let bagData = manifest["BackupKeyBag"]?.dataValue,
@@ -55,9 +56,9 @@ struct PreviousBackup: Sendable {
                                                    permissions: 0o600)
                     databasePath = copy.path + "/" + copyName
                 } else {
-                    let path = try ManifestDatabase.decryptedCopy(in: directory, key: key)
-                    temporary = path
-                    databasePath = path
+                    let privateCopy = try PrivateScratch()
+                    scratch = privateCopy
+                    databasePath = try ManifestDatabase.decryptedCopy(in: directory, key: key, into: privateCopy)
                 }
                 encryption = unlocked
             } else if let copy {

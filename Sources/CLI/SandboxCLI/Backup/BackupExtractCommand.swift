@@ -39,7 +39,10 @@ struct BackupExtractCommand: ParsableCommand {
         let domains = reader.domains
         if domains.contains(argument) { return argument }
         if domains.contains("AppDomain-" + argument) { return "AppDomain-" + argument }
+        // One short line, however many domains there are: the count and the nearest names.
+        let closest = DomainSuggestions.closest(to: argument, in: domains)
         throw MobileBackupError(.notFound, domain: argument,
-                                "no such domain or app in the backup; it has: \(domains.joined(separator: ", "))")
+                                "no such domain or app in the backup, which has \(domains.count) domain\(domains.count == 1 ? "" : "s"); the closest: "
+                                + "\(closest.joined(separator: ", ")) (`sandbox backup info` lists them all)")
     }
 }

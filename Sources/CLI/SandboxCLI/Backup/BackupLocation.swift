@@ -42,11 +42,14 @@ enum BackupLocation {
             let inner = backups(in: candidate)
             if inner.count == 1 { return inner[0] }
             if inner.count > 1 {
-                throw ValidationError("\(candidate.path) holds \(inner.count) backups; name one of them: "
-                                      + inner.map(\.lastPathComponent).joined(separator: ", "))
+                // The command's own error, not a usage error (which would print the top-level usage line).
+                throw BackupLocationError(description: "\(candidate.path) holds \(inner.count) backups ("
+                                          + inner.map(\.lastPathComponent).joined(separator: ", ")
+                                          + "); name one of them, as \(inner[0].path)")
             }
         }
-        throw MobileBackupError(.notABackup, path: argument, "no backup here (nor under \(SandboxHome().backups.path))")
+        throw BackupLocationError(description: "\(argument) is not a backup: it holds no Manifest.db and no backup directory, "
+                                  + "and \(SandboxHome().backups.path) has no backup of that name")
     }
 
     /// The backup directories directly inside `directory`, sorted by name.
@@ -54,4 +57,10 @@ enum BackupLocation {
         let names = (try? PathChecks.entries(directory.path)) ?? []
         return names.map { directory.appendingPathComponent($0).standardizedFileURL }.filter(isBackup)
     }
+}
+
+/// A backup argument that names no backup, or more than one: a sentence for
+/// people, printed as `Error: …` with exit status 1.
+struct BackupLocationError: Error, CustomStringConvertible {
+    var description: String
 }

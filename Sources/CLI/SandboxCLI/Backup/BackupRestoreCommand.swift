@@ -23,6 +23,9 @@ struct BackupRestoreCommand: ParsableCommand {
                                valueName: "name|path"))
     var device: String?
 
+    @Flag(help: "Restore even when the backup's Status.plist says its snapshot is not finished (still uploading).")
+    var force = false
+
     func run() throws {
         try BackupCommandRunner.run {
             let backup = try options.directory()
@@ -30,7 +33,7 @@ struct BackupRestoreCommand: ParsableCommand {
             let reader = try BackupReader(directory: backup, password: options.password)
             let total = reader.records.filter { $0.kind == .file }.reduce(Int64(0)) { $0 + $1.size }
             let bar = ByteProgressBar("Restoring", total: total, quiet: options.json)
-            let report = try target.restore(from: reader, password: options.password) { bar.advance(by: $0) }
+            let report = try target.restore(from: reader, password: options.password, force: force) { bar.advance(by: $0) }
             bar.finish()
             if options.json {
                 try JSONOutput.print(BackupJSON.Restored(report, device: target.identity.udid))

@@ -33,7 +33,9 @@ enum BackupOutput {
         }
         var text = "\(report.verifiedFiles) files \(verb) (\(report.verifiedBytes) bytes)"
         if report.uncheckedDigests > 0 { text += ", \(report.uncheckedDigests) without a checkable digest" }
-        text += report.isClean ? "; no damaged payloads\n" : "; \(report.problems.count) damaged, not written out:\n"
+        // Only extract writes: for verify the damaged files are just named.
+        let damaged = verb == "extracted" ? "damaged, not written out" : "damaged"
+        text += report.isClean ? "; no damaged payloads\n" : "; \(report.problems.count) \(damaged):\n"
         for problem in report.problems { text += "  \(problem)\n" }
         try BackupCommandRunner.print(text)
     }

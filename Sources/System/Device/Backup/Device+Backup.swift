@@ -107,18 +107,26 @@ extension Device {
     /// link, rows with unsafe paths are refused and listed, and modes lose
     /// setuid, setgid and sticky bits.
     ///
+    /// A backup whose `Status.plist` says its snapshot is not finished (still
+    /// uploading) is refused unless `force` is set.
+    ///
     /// - Throws: `MobileBackupError` `wrongPassword` or `passwordRequired`
-    ///   for an encrypted backup; ``DeviceError`` `appRunning` (before anything
+    ///   for an encrypted backup, `unfinishedBackup` for an unfinished
+    ///   snapshot without `force`; ``DeviceError`` `appRunning` (before anything
     ///   is touched) when an app to restore is running, `io` when a container
     ///   cannot be written.
-    public func restore(from backup: URL, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> DeviceRestoreReport {
-        try restore(from: try BackupReader(directory: backup, password: password), password: password, progress: progress)
+    public func restore(from backup: URL, password: String? = nil, force: Bool = false,
+                        progress: ((Int64) -> Void)? = nil) throws -> DeviceRestoreReport {
+        try restore(from: try BackupReader(directory: backup, password: password), password: password, force: force, progress: progress)
     }
 
-    /// Restores an opened backup (see ``restore(from:password:progress:)-(URL,_,_)``);
+    /// Restores an opened backup (see ``restore(from:password:force:progress:)-(URL,_,_,_)``);
     /// `password` also opens its keychain export.
-    public func restore(from reader: BackupReader, password: String? = nil, progress: ((Int64) -> Void)? = nil) throws -> DeviceRestoreReport {
-        let restorer = BackupRestorer(reader)
+    public func restore(from reader: BackupReader, password: String? = nil, force: Bool = false,
+                        progress: ((Int64) -> Void)? = nil) throws -> DeviceRestoreReport {
+        let restorer = BackupRestorer(reader, force: force)
+        // Before anything is touched: an unfinished snapshot is refused unless forced.
+        try restorer.checkSnapshotFinished()
         let apps = Dictionary(try installedApps().map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
         // iOS restores with no app running; one that runs would see its files replaced under it.
         for bundleID in restorer.bundleIDs where apps[bundleID] != nil && isRunning(bundleID) {
