@@ -35,6 +35,9 @@ public struct ConfinedLaunch: Sendable {
     public var workingDirectory: URL?
     /// Whether confinement is optional, required or off.
     public var mode: ConfinementMode = .automatic
+    /// Whether the directories the program's libraries come from are
+    /// allowed (with the system paths).
+    var includesLibraries: Bool
     /// Where the program's standard streams go.
     public var standardInput: LaunchIO = .inherit
     /// Where the program's standard output goes.
@@ -50,12 +53,15 @@ public struct ConfinedLaunch: Sendable {
     /// Describes a launch: `readOnly` paths may be read and executed,
     /// `readWrite` paths read and written (but not executed), and, with
     /// `includeSystem`, the ``SystemPaths`` a program needs to start are
-    /// readable too.
+    /// readable too, and so are the directories its libraries load from
+    /// (``SystemPaths/libraryRules(for:libraryPath:)``, found from the
+    /// program's own ELF file when it starts).
     public init(executable: URL, arguments: [String] = [], environment: [String: String] = [:],
                 readOnly: [URL] = [], readWrite: [URL] = [], includeSystem: Bool = true) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.includesLibraries = includeSystem
         self.rules = (includeSystem ? SystemPaths.rules : [])
             + readOnly.map { PathRule($0, .readExecute) } + readWrite.map { PathRule($0, .readWrite) }
     }
@@ -136,6 +142,9 @@ public struct ConfinedLaunch: Sendable {
         request.statusDescriptor = ConfinementTrampoline.statusDescriptor
         request.mode = mode
         request.rules = rules
+        if includesLibraries {
+            request.rules += SystemPaths.libraryRules(for: program, libraryPath: environment["LD_LIBRARY_PATH"])
+        }
         request.workingDirectory = workingDirectory?.standardizedFileURL.path
         return request
     }
