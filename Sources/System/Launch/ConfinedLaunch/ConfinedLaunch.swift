@@ -35,6 +35,15 @@ public struct ConfinedLaunch: Sendable {
     public var workingDirectory: URL?
     /// Whether confinement is optional, required or off.
     public var mode: ConfinementMode = .automatic
+    /// The unprivileged user the program runs as when the launcher is root
+    /// (``AppUser/mobile``, 501:501, by default; uid or gid 0 is refused).
+    /// There is no way to run it as root: Landlock does not govern `chmod`,
+    /// `chown`, `utimes` or `setxattr`. Directories with ``LandlockAccess/readWrite``
+    /// rights are handed to this user before the start (their trees
+    /// `chown`ed, links never followed) so it can write there. Not root,
+    /// the launcher's user is kept (it cannot be changed, and has no
+    /// privilege to drop).
+    public var user: AppUser = .mobile
     /// Whether the directories the program's libraries come from are
     /// allowed (with the system paths).
     var includesLibraries: Bool
@@ -91,6 +100,7 @@ public struct ConfinedLaunch: Sendable {
 
     private func startOnce() throws -> LaunchedProcess {
         let request = try trampolineRequest()
+        if ProcessControl.isPrivileged { try handOverDataDirectories() }
         let trampolineURL = try trampoline ?? TrampolineLocator.locate()
         var descriptors: [(child: Int32, parent: Int32)] = []
         // Open until the spawn has duplicated it into the child.
@@ -141,6 +151,7 @@ public struct ConfinedLaunch: Sendable {
         var request = TrampolineRequest(executable: program, arguments: [program] + arguments)
         request.statusDescriptor = ConfinementTrampoline.statusDescriptor
         request.mode = mode
+        request.user = user
         request.rules = rules
         if includesLibraries {
             request.rules += SystemPaths.libraryRules(for: program, libraryPath: environment["LD_LIBRARY_PATH"])
