@@ -60,6 +60,23 @@ import Testing
         #expect(rules.allSatisfy { $0.access == .readExecute })
     }
 
+    @Test("excluded directories are left out, also when reached through a link")
+    func exclusions() throws {
+        let probe = try #require(BuiltProgram.escapeProbe, "escape-probe was not built")
+        let runtime = try #require(LibrarySearch.directories(for: probe.path).first {
+            FileManager.default.fileExists(atPath: $0 + "/libswiftCore.so")
+        })
+        let directory = try TemporaryDirectory("elf")
+        let link = directory.url.appendingPathComponent("runtime")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: runtime)
+        let found = LibrarySearch.directories(for: probe.path, libraryPath: link.path)
+        #expect(found.contains(link.path), "LD_LIBRARY_PATH is searched first")
+        let fenced = LibrarySearch.directories(for: probe.path, libraryPath: link.path, excluding: [runtime])
+        #expect(!fenced.contains(runtime))
+        #expect(!fenced.contains(link.path))
+        #expect(fenced.contains { FileManager.default.fileExists(atPath: $0 + "/libc.so.6") })
+    }
+
     @Test("$ORIGIN expands to the object's directory")
     func origin() {
         #expect(LibrarySearch.expandOrigin("$ORIGIN/../lib", origin: "/opt/app") == "/opt/app/../lib")

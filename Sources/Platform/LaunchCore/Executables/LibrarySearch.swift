@@ -27,11 +27,21 @@ public enum LibrarySearch {
     /// The directories holding `executable`'s interpreter and every library
     /// it loads, directly or not, in the order found, without repeats.
     /// `libraryPath` is the program's `LD_LIBRARY_PATH`, if it has one.
-    public static func directories(for executable: String, libraryPath: String? = nil) -> [String] {
+    ///
+    /// Directories that lie beneath one of `excluded` (compared with every
+    /// link resolved, so a link elsewhere does not hide them) are left out:
+    /// a hostile program's run path must not open other apps' bundles or
+    /// containers to it.
+    public static func directories(for executable: String, libraryPath: String? = nil,
+                                   excluding excluded: [String] = []) -> [String] {
         var search = Search(systemDirectories: systemDirectories(),
                             libraryPath: (libraryPath ?? "").split(separator: ":").map(String.init))
         search.visit(program: executable)
-        return search.directories
+        let fences = excluded.flatMap { [$0, Platform.resolvedPath($0)].compactMap { $0 } }
+        return search.directories.filter { directory in
+            let forms = [directory, Platform.resolvedPath(directory)].compactMap { $0 }
+            return !forms.contains { form in fences.contains { form == $0 || form.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } }
+        }
     }
 
     /// `/etc/ld.so.conf` and `/etc/ld.so.conf.d/*.conf` (their absolute

@@ -29,6 +29,14 @@ extension ConfinedLaunch {
             launch.rules.append(PathRule(containerPath + "/" + name, .readWrite, beneath: containerPath))
         }
         launch.rules += groups.map { PathRule($0, .readWrite) }
+        // Every app's bundle and container sits beside this one's: a run
+        // path must not open them (the app's own are allowed by the rules above).
+        let bundles = bundle.standardizedFileURL.deletingLastPathComponent().deletingLastPathComponent().path
+        launch.libraryExclusions = [bundles, container.standardizedFileURL.deletingLastPathComponent().path]
+            + groups.map { $0.standardizedFileURL.deletingLastPathComponent().path }
+        launch.libraryExclusions = launch.libraryExclusions.reduce(into: []) { unique, path in
+            if path != "/" && !path.isEmpty && !unique.contains(path) { unique.append(path) }
+        }
         launch.workingDirectory = container
         return launch
     }

@@ -47,6 +47,11 @@ public struct ConfinedLaunch: Sendable {
     /// Whether the directories the program's libraries come from are
     /// allowed (with the system paths).
     var includesLibraries: Bool
+    /// Directories beneath which no library directory is allowed, whatever
+    /// the program's run path says (``ConfinedLaunch/app(executable:bundle:container:groups:arguments:environment:)``
+    /// fences off every app's bundle and data container this way; its own
+    /// have their rules).
+    public var libraryExclusions: [String] = []
     /// Where the program's standard streams go.
     public var standardInput: LaunchIO = .inherit
     /// Where the program's standard output goes.
@@ -154,7 +159,8 @@ public struct ConfinedLaunch: Sendable {
         request.user = user
         request.rules = rules
         if includesLibraries {
-            request.rules += SystemPaths.libraryRules(for: program, libraryPath: environment["LD_LIBRARY_PATH"])
+            request.rules += SystemPaths.libraryRules(for: program, libraryPath: environment["LD_LIBRARY_PATH"],
+                                                     excluding: libraryExclusions)
         }
         request.workingDirectory = workingDirectory?.standardizedFileURL.path
         return request

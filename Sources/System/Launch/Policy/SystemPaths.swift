@@ -40,8 +40,11 @@ public enum SystemPaths {
     /// ``programs``: where a toolchain keeps the Swift runtime
     /// (`/opt/swift/...`, a `$ORIGIN`-relative folder). Derived from the
     /// program itself, not from what the launcher happens to have loaded.
-    public static func libraryRules(for executable: String, libraryPath: String? = nil) -> [PathRule] {
-        LibrarySearch.directories(for: executable, libraryPath: libraryPath)
+    /// Nothing beneath `excluded` is allowed this way (see
+    /// ``LibrarySearch/directories(for:libraryPath:excluding:)``).
+    public static func libraryRules(for executable: String, libraryPath: String? = nil,
+                                    excluding excluded: [String] = []) -> [PathRule] {
+        LibrarySearch.directories(for: executable, libraryPath: libraryPath, excluding: excluded)
             .filter { directory in !programs.contains { directory == $0 || directory.hasPrefix($0 + "/") } }
             .map { PathRule($0, .readExecute, optional: true) }
     }
