@@ -78,9 +78,11 @@ public final class Device: Sendable {
         }
         do {
             try FileSystemPaths.makeDirectories(atPath: root.path)
-            for directory in [layout.bundleApplications, layout.dataApplications, layout.appGroups, layout.run, layout.keychains] {
+            for directory in [layout.bundleApplications, layout.dataApplications, layout.appGroups, layout.run] {
                 try FileSystemPaths.makeDirectories(atPath: directory.path)
             }
+            // Only the device (root) reads the keychain and its secret.
+            try FileSystemPaths.makeDirectories(atPath: layout.keychains.path, permissions: 0o700)
             for system in DeviceLayout.systemDirectories {
                 try FileSystemPaths.makeDirectories(atPath: layout.systemRoot.appendingPathComponent(system).path)
             }

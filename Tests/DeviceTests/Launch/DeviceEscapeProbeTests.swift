@@ -12,24 +12,14 @@ import Testing
           .enabled(if: Landlock.isAvailable, "the kernel has no Landlock"))
     func probe() throws {
         let fixture = try DeviceFixture("launch-probe")
-        let probe = try #require(Helper.locate("escape-probe"), "escape-probe was not built")
-        let folder = fixture.bundles.appendingPathComponent("probe")
-        let bundle = try TestBundle.make(in: folder, name: "Probe", identifier: "com.example.probe", executable: "Probe")
-        try FileManager.default.removeItem(at: bundle.appendingPathComponent("Probe"))
-        try FileManager.default.copyItem(at: probe, to: bundle.appendingPathComponent("Probe"))
-        let app = try fixture.device.install(bundleAt: bundle)
-        let other = try fixture.install(identifier: "com.example.other")
-        try Data("other app's secret".utf8).write(to: other.dataContainerURL.appendingPathComponent("Documents/secret.txt"))
-        let outside = fixture.temp.url.appendingPathComponent("outside")
-        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-        try Data("secret".utf8).write(to: outside.appendingPathComponent("secret.txt"))
-        try Data("victim".utf8).write(to: outside.appendingPathComponent("victim.txt"))
+        let probe = try ProbeApp(fixture)
+        let (app, outside) = (probe.app, probe.outside)
 
         let pipe = Pipe()
         var options = ProcessLaunchOptions()
         options.confinement = .required
         options.standardOutput = .fileHandle(pipe.fileHandleForWriting)
-        let run = try fixture.device.launch(app.bundleID, arguments: ["--outside", outside.path, "--other", other.dataContainerURL.path],
+        let run = try fixture.device.launch(app.bundleID, arguments: probe.arguments,
                                             options: options)
         try pipe.fileHandleForWriting.close()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()

@@ -14,6 +14,9 @@ enum LibC {
         _ = Glibc.kill(pid, SIGKILL)
     }
 
+    /// Whether the tests run as root (launched apps then run as 501).
+    static var isRoot: Bool { geteuid() == 0 }
+
     /// Sleeps for `microseconds`.
     static func sleep(microseconds: UInt32) {
         _ = usleep(microseconds)

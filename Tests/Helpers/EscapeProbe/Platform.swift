@@ -14,6 +14,10 @@ import Darwin
 private func c_link(_ from: String, _ to: String) -> Int32 { link(from, to) }
 private func c_rename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 private func c_truncate(_ path: String) -> Int32 { truncate(path, 0) }
+// Not imported from Glibc (sys/xattr.h is not in its module map).
+@_silgen_name("setxattr")
+private func c_setxattr(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer,
+                        _ size: Int, _ flags: Int32) -> Int32
 
 enum Platform {
     private static func result(_ value: Int32) -> Int32 { value == 0 ? 0 : errno }
@@ -72,7 +76,37 @@ enum Platform {
         return exit == 0 ? 0 : EIO
     }
 
+    static func changeMode(_ path: String, _ mode: mode_t) -> Int32 { result(chmod(path, mode)) }
+    static func changeOwner(_ path: String) -> Int32 { result(chown(path, getuid(), getgid())) }
+    /// Explicit times: only the owner (or a privileged process) may.
+    static func setTimes(_ path: String) -> Int32 {
+        var times = [timespec(tv_sec: 86400, tv_nsec: 0), timespec(tv_sec: 86400, tv_nsec: 0)]
+        return result(utimensat(AT_FDCWD, path, &times, 0))
+    }
+    /// The current time: anyone who may write the file may.
+    static func touch(_ path: String) -> Int32 { result(utimensat(AT_FDCWD, path, nil, 0)) }
+    static func setExtendedAttribute(_ path: String) -> Int32 {
+        var value: UInt8 = 1
+        return result(c_setxattr(path, "user.escape-probe", &value, 1, 0))
+    }
+
+    /// The real and effective user and group ids.
+    static var ids: (uid: UInt32, euid: UInt32, gid: UInt32, egid: UInt32) { (getuid(), geteuid(), getgid(), getegid()) }
+
+    /// The `Cap*` and `NoNewPrivs` lines of `/proc/self/status`, by name.
+    static func privilegeStatus() -> [String: String] {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return [:] }
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("Cap") || line.hasPrefix("NoNewPrivs") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            values[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces)
+        }
+        return values
+    }
+
     static var processID: Int32 { getpid() }
+    static let notSupported = EOPNOTSUPP
     static let permissionDenied = EACCES
     static let notFound = ENOENT
     static func describe(_ e: Int32) -> String { String(cString: strerror(e)) }

@@ -41,5 +41,7 @@ import Testing
         #expect(rules.values.allSatisfy { !$0.contains(.writeFile) || !$0.contains(.execute) })
         #expect(launch.environment["EXTRA"] == "1")
         #expect(launch.workingDirectory?.path == "/d/C")
+        #expect(rules["/d/C/Documents"] != nil && launch.rules.first { $0.path == "/d/C/Documents" }?.beneath == "/d/C")
+        #expect(launch.libraryExclusions == ["/d"], "no run path opens another app's bundle or container")
     }
 }

@@ -34,7 +34,7 @@ import Testing
         #expect((Landlock.unavailableReason == nil) == Landlock.isAvailable)
     }
 
-    @Test("a launch's system paths include the Swift runtime this process maps")
+    @Test("a launch's system paths are read-only and leave out /etc, /tmp and /")
     func systemPaths() {
         let rules = SystemPaths.rules
         #expect(rules.allSatisfy { $0.optional })

@@ -21,4 +21,7 @@ enum LibC {
     }
 
     static func closeDescriptor(_ fd: Int32) { _ = close(fd) }
+
+    /// Whether the tests run as root (the launch then drops to the app user).
+    static var isRoot: Bool { geteuid() == 0 }
 }

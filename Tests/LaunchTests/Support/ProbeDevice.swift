@@ -14,6 +14,9 @@ struct ProbeDevice {
     let other: URL
     let outside: URL
     let executable: URL
+    /// A root-owned (the test's user's) file outside every container, for
+    /// the metadata attacks (`--protected`).
+    let protected: URL
 
     init() throws {
         directory = try TemporaryDirectory("launch")
@@ -26,6 +29,7 @@ struct ProbeDevice {
         other = data.appendingPathComponent(UUID().uuidString)
         outside = root.appendingPathComponent("outside")
         executable = bundle.appendingPathComponent("escape-probe")
+        protected = root.appendingPathComponent("protected/owned-by-the-launcher.txt")
 
         for folder in ["Documents", "Library/Caches", "Library/Preferences", "Library/Application Support", "tmp"] {
             try manager.createDirectory(at: container.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -41,12 +45,25 @@ struct ProbeDevice {
         // directory, which the confinement does not let the app execute.
         let probe = try #require(BuiltProgram.escapeProbe, "escape-probe was not built")
         try manager.copyItem(at: probe, to: executable)
+        try manager.createDirectory(at: protected.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("the launcher's file".utf8).write(to: protected)
+        try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: protected.path)
+        // The app runs as an unprivileged user when the tests run as root:
+        // the places the test made for the unconfined escapes are opened
+        // to every user, so ordinary permissions allow them and only the
+        // kernel's confinement stops them.
+        for directory in [outside, other.appendingPathComponent("Documents"), data, bundle, container] {
+            try manager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
+        }
+        for file in [outside.appendingPathComponent("secret.txt"), outside.appendingPathComponent("victim.txt")] {
+            try manager.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file.path)
+        }
     }
 
     /// The probe's launch, as `sandbox launch` would describe it.
-    func launch(_ mode: ConfinementMode) throws -> ConfinedLaunch {
+    func launch(_ mode: ConfinementMode, extraArguments: [String] = []) throws -> ConfinedLaunch {
         var launch = ConfinedLaunch.app(executable: executable, bundle: bundle, container: container,
-                                        arguments: ["--outside", outside.path, "--other", other.path])
+                                        arguments: ["--outside", outside.path, "--other", other.path] + extraArguments)
         launch.mode = mode
         let trampoline = try #require(BuiltProgram.trampoline, "sandbox-confine was not built")
         launch.trampoline = trampoline
@@ -55,8 +72,8 @@ struct ProbeDevice {
     }
 
     /// Runs the probe and decodes its report.
-    func runProbe(_ mode: ConfinementMode) throws -> (report: ProbeReport, confinement: Confinement) {
-        var launch = try launch(mode)
+    func runProbe(_ mode: ConfinementMode, extraArguments: [String] = []) throws -> (report: ProbeReport, confinement: Confinement) {
+        var launch = try launch(mode, extraArguments: extraArguments)
         let pipe = Pipe()
         launch.standardOutput = .fileHandle(pipe.fileHandleForWriting)
         let process = try launch.start()
@@ -81,6 +98,12 @@ struct ProbeReport: Decodable {
     }
 
     var pid: Int32
+    var uid: UInt32
+    var euid: UInt32
+    var gid: UInt32
+    var egid: UInt32
+    /// `CapEff`, `CapPrm`, … and `NoNewPrivs` from the probe's /proc/self/status.
+    var privileges: [String: String]
     var container: String
     var bundle: String
     var attempts: [Attempt]

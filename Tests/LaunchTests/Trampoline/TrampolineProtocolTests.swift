@@ -15,6 +15,20 @@ import Testing
         #expect(parsed == request)
     }
 
+    @Test("a rule beneath a container and the app user survive the command line")
+    func beneathAndUser() throws {
+        var request = TrampolineRequest(executable: "/p", arguments: ["p"])
+        request.user = AppUser(uid: 1234, gid: 99)
+        request.rules = [PathRule("/c: x/Documents", .readWrite, beneath: "/c: x"), PathRule("/c: x", .read, beneath: "/c: x")]
+        let parsed = try TrampolineRequest(commandLine: request.commandLine)
+        #expect(parsed == request)
+        #expect(parsed.rules.map(\.pathBeneath) == ["Documents", ""])
+        #expect(TrampolineRequest(executable: "/p", arguments: ["p"]).user == .mobile)
+        #expect(PathRule(encoded: "6+99:/c") == nil)
+        #expect(PathRule(encoded: "6+2:/cd/x") == nil, "/c is not a directory of /cd/x")
+        #expect(throws: LaunchError.self) { try TrampolineRequest(commandLine: ["--user", "x", "--", "/p", "p"]) }
+    }
+
     @Test("malformed requests are refused", arguments: [
         [], ["--mode", "sometimes", "--", "/p", "p"], ["--rule", "x:/usr", "--", "/p", "p"],
         ["--status-fd"], ["--bogus"], ["--", "/p"],

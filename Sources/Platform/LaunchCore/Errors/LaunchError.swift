@@ -19,6 +19,14 @@ public struct LaunchError: Error, Sendable, Hashable, CustomStringConvertible {
         case landlockUnavailable
         /// The kernel refused the ruleset or the restriction.
         case confinementFailed
+        /// A rule's path beneath its container goes through a symbolic link,
+        /// which is never followed (it would grant the link's target).
+        case linkRefused
+        /// A data directory could not be handed to the app's user (`chown`).
+        case ownershipFailed
+        /// The app's user could not be taken on (or privileges remained after
+        /// dropping them); the program is not run.
+        case privilegeDropFailed
         /// The trampoline process could not be created.
         case spawnFailed
         /// The program could not be executed (inside the confinement).

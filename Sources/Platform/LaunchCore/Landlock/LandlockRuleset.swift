@@ -46,8 +46,12 @@ package enum LandlockRuleset {
     private static func add(_ rule: PathRule, handled: LandlockAccess, to ruleset: Platform.Descriptor) throws {
         let location: (fd: Platform.Descriptor, isDirectory: Bool)
         do {
-            location = try Platform.openLocation(rule.path)
+            location = try open(rule)
         } catch let failure as SystemFailure {
+            if failure.errno == Platform.linkLoop || failure.errno == Platform.crossDevice {
+                throw LaunchError(.linkRefused, failure, path: rule.path,
+                                  "use a confinement rule's path (it goes through a symbolic link, which is never followed)")
+            }
             if rule.optional { return }
             let code: LaunchError.Code = failure.errno == Platform.noSuchFile ? .pathNotFound : .confinementFailed
             throw LaunchError(code, failure, path: rule.path, "open a confinement rule's path")
@@ -62,5 +66,17 @@ package enum LandlockRuleset {
         } catch let failure as SystemFailure {
             throw LaunchError(.confinementFailed, failure, path: rule.path, "add a Landlock rule")
         }
+    }
+
+    /// The rule's location: followed through links, or (with
+    /// ``PathRule/beneath``) its anchor followed and the rest opened with
+    /// no link followed.
+    private static func open(_ rule: PathRule) throws -> (fd: Platform.Descriptor, isDirectory: Bool) {
+        guard let anchor = rule.beneath else { return try Platform.openLocation(rule.path) }
+        guard let relative = rule.pathBeneath else { throw SystemFailure(errno: Platform.crossDevice) }
+        let directory = try Platform.openLocation(anchor)
+        guard !relative.isEmpty else { return directory }
+        defer { Platform.closeDescriptor(directory.fd) }
+        return try Platform.openLocation(relative, beneath: directory.fd)
     }
 }

@@ -29,6 +29,10 @@ public enum ProcessControl {
     /// `SIGHUP`.
     public static let signalHangup: Int32 = SIGHUP
 
+    /// Whether this process runs as root (effective uid 0): a launch then
+    /// hands data directories to the app's user and the trampoline drops to it.
+    public static var isPrivileged: Bool { geteuid() == 0 }
+
     /// This process's id.
     public static var currentProcessID: Int32 { getpid() }
 

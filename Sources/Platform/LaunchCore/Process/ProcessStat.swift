@@ -45,21 +45,6 @@ extension ProcessControl {
     /// The start time of `pid` in clock ticks since boot; nil where `/proc` cannot tell.
     public static func startTime(of pid: Int32) -> UInt64? { ProcessStat.read(pid)?.startTime }
 
-    /// The directories of the shared libraries mapped into this process
-    /// (`/proc/self/maps`): where this toolchain's Swift runtime and libc live.
-    public static func mappedLibraryDirectories() -> [String] {
-        guard let bytes = readSmallFile("/proc/self/maps") else { return [] }
-        var directories: [String] = []
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            guard let slash = line.firstIndex(of: "/") else { continue }
-            let path = line[slash...]
-            guard path.contains(".so"), let last = path.lastIndex(of: "/") else { continue }
-            let directory = last == path.startIndex ? "/" : String(path[..<last])
-            if !directories.contains(directory) { directories.append(directory) }
-        }
-        return directories
-    }
-
     /// The whole of a small kernel-made file (procfs reports a size of 0,
     /// so it is read to its end); nil when it cannot be opened.
     static func readSmallFile(_ path: String) -> [UInt8]? {

@@ -21,7 +21,7 @@ import Darwin
 @_silgen_name("syscall")
 private func c_syscall(_ number: Int, _ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Int
 @_silgen_name("prctl")
-private func c_prctl(_ option: Int32, _ a: UInt, _ b: UInt, _ c: UInt, _ d: UInt) -> Int32
+func c_prctl(_ option: Int32, _ a: UInt, _ b: UInt, _ c: UInt, _ d: UInt) -> Int32
 #endif
 
 enum Platform {
@@ -30,6 +30,7 @@ enum Platform {
     static func describe(_ e: Int32) -> String { String(cString: strerror(e)) }
     static let noSuchFile = ENOENT
     static let notSupported = ENOSYS
+    static let accessDenied = EACCES
 
     // MARK: Landlock
 
@@ -102,12 +103,60 @@ enum Platform {
     /// says whether it is a directory.
     static func openLocation(_ path: String) throws -> (fd: Descriptor, isDirectory: Bool) {
         #if os(Linux)
-        let openPathOnly: Int32 = 0o10000000  // O_PATH, the same on every Linux architecture
         let fd = open(path, openPathOnly | O_CLOEXEC)
         #else
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         #endif
         guard fd >= 0 else { throw SystemFailure(errno: errno) }
+        return try described(fd)
+    }
+
+    #if os(Linux)
+    private static let openPathOnly: Int32 = 0o10000000  // O_PATH, the same on every Linux architecture
+    private static let openat2Call = 437
+    // RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH
+    private static let resolveBeneathNoLinks: UInt64 = 0x02 | 0x04 | 0x08
+    #endif
+
+    /// Opens `relative` beneath the directory `anchor` as a location only,
+    /// following no symbolic link in any component (the last included) and
+    /// never leaving `anchor` (`..` that would is refused): `ELOOP` for a
+    /// link, `EXDEV` for an escape. `openat2` where the kernel has it (every
+    /// kernel with Landlock does), else a component walk with `O_NOFOLLOW`.
+    static func openLocation(_ relative: String, beneath anchor: Descriptor) throws -> (fd: Descriptor, isDirectory: Bool) {
+        #if os(Linux)
+        var how: (UInt64, UInt64, UInt64) = (UInt64(openPathOnly | O_CLOEXEC), 0, resolveBeneathNoLinks)
+        let fd = relative.withCString { name in
+            withUnsafePointer(to: &how) { pointer in
+                c_syscall(openat2Call, Int(anchor), Int(bitPattern: name), Int(bitPattern: pointer), 24)
+            }
+        }
+        if fd >= 0 { return try described(Descriptor(fd)) }
+        guard errno == ENOSYS || errno == EPERM else { throw SystemFailure(errno: errno) }
+        // No openat2 (or a filter refused it): one component at a time.
+        var current = Descriptor(dup(anchor))
+        guard current >= 0 else { throw SystemFailure(errno: errno) }
+        for component in relative.split(separator: "/") where component != "." {
+            let parent = current
+            defer { close(parent) }
+            guard component != ".." else { throw SystemFailure(errno: EXDEV) }
+            let next = openat(current, String(component), openPathOnly | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else { throw SystemFailure(errno: errno) }
+            var info = stat()
+            guard fstat(next, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
+                close(next)
+                throw SystemFailure(errno: ELOOP)
+            }
+            current = next
+        }
+        return try described(current)
+        #else
+        throw SystemFailure(errno: ENOSYS)
+        #endif
+    }
+
+    /// The descriptor and whether it is a directory; closes it on failure.
+    private static func described(_ fd: Descriptor) throws -> (fd: Descriptor, isDirectory: Bool) {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let failure = SystemFailure(errno: errno)
@@ -116,6 +165,9 @@ enum Platform {
         }
         return (fd, info.st_mode & S_IFMT == S_IFDIR)
     }
+
+    static let linkLoop = ELOOP
+    static let crossDevice = EXDEV
 
     static func closeDescriptor(_ fd: Descriptor) { _ = close(fd) }
 

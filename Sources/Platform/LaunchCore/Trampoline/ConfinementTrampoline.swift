@@ -1,5 +1,5 @@
-/// The `sandbox-confine` program (what `ConfinedLaunch` spawns): confines itself, then execs the program
-/// it was asked to run, which inherits the confinement.
+/// The `sandbox-confine` program (what `ConfinedLaunch` spawns): confines itself, drops every
+/// privilege (``PrivilegeDrop``), then execs the program it was asked to run, which inherits both.
 ///
 /// Landlock restricts the calling thread and what it execs, so confinement
 /// has to happen in the child between fork and exec. Swift code cannot run
@@ -27,10 +27,18 @@ public enum ConfinementTrampoline {
         }
         let status: TrampolineStatus
         do {
+            // Rules are opened while still privileged (the device may live
+            // under a directory only root can search); then root is left
+            // before anything of the app's runs, the working directory
+            // included, so the app reaches only what its user may.
             status = try LandlockRuleset.confineSelf(to: request.rules, mode: request.mode)
+            _ = try PrivilegeDrop.drop(to: request.user)
             if let directory = request.workingDirectory {
                 do { try Platform.changeDirectory(directory) } catch let failure as SystemFailure {
-                    throw LaunchError(.pathNotFound, failure, path: directory, "enter the working directory")
+                    let action = failure.errno == Platform.accessDenied
+                        ? "enter the working directory as user \(request.user) (every directory above it must be searchable by that user)"
+                        : "enter the working directory"
+                    throw LaunchError(.pathNotFound, failure, path: directory, action)
                 }
             }
         } catch {

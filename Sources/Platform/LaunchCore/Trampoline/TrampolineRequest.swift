@@ -3,15 +3,19 @@
 ///
 /// ```
 /// sandbox-confine [--status-fd N] [--mode automatic|required|disabled]
-///                 [--rule <rights>[?]:<path>]… [--chdir <dir>] -- <program> <argv0> [args…]
+///                 [--user <uid>:<gid>] [--rule <rights>[?][+<n>]:<path>]… [--chdir <dir>]
+///                 -- <program> <argv0> [args…]
 /// ```
 ///
 /// `<rights>` is a ``LandlockAccess`` bit mask in decimal; `?` marks a rule
-/// whose path may be missing. The environment is the trampoline's own,
+/// whose path may be missing; `+<n>` says the first `n` bytes of the path
+/// are its ``PathRule/beneath`` directory. `--user` is the ``AppUser`` a
+/// trampoline started as root becomes (``AppUser/mobile`` when absent). The environment is the trampoline's own,
 /// passed on unchanged to the program.
 package struct TrampolineRequest: Equatable {
     package var statusDescriptor: Int32?
     package var mode: ConfinementMode = .automatic
+    package var user: AppUser = .mobile
     package var rules: [PathRule] = []
     package var workingDirectory: String?
     package var executable: String
@@ -22,7 +26,7 @@ package struct TrampolineRequest: Equatable {
     package var commandLine: [String] {
         var line: [String] = []
         if let statusDescriptor { line += ["--status-fd", String(statusDescriptor)] }
-        line += ["--mode", mode.rawValue]
+        line += ["--mode", mode.rawValue, "--user", user.description]
         for rule in rules { line += ["--rule", rule.description] }
         if let workingDirectory { line += ["--chdir", workingDirectory] }
         return line + ["--", executable] + arguments
@@ -49,6 +53,10 @@ package struct TrampolineRequest: Equatable {
                 let text = try value(word)
                 guard let mode = ConfinementMode(rawValue: text) else { throw LaunchError(.invalidRequest, "bad mode \(text)") }
                 self.mode = mode
+            case "--user":
+                let text = try value(word)
+                guard let user = AppUser(encoded: text) else { throw LaunchError(.invalidRequest, "bad user \(text)") }
+                self.user = user
             case "--rule":
                 let text = try value(word)
                 guard let rule = PathRule(encoded: text) else { throw LaunchError(.invalidRequest, "bad rule \(text)") }

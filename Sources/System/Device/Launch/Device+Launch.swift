@@ -28,12 +28,14 @@ extension Device {
             throw DeviceError(.appRunning, bundleID: bundleID, "\(bundleID) is already running")
         }
         try verifySealBeforeLaunch(app)
+        try protectSecrets()
         var launch = ConfinedLaunch.app(
             executable: app.bundleContainer.appendingPathComponent(app.bundle.info.executable),
             bundle: app.bundleContainer, container: app.dataContainerURL,
             groups: app.groupContainers.keys.sorted().compactMap { app.groupContainers[$0] },
             arguments: arguments, environment: environment)
         launch.mode = options.confinement
+        launch.user = options.user
         launch.standardInput = options.standardInput
         launch.standardOutput = options.standardOutput
         launch.standardError = options.standardError

@@ -12,6 +12,9 @@ public struct ProcessLaunchOptions: Sendable {
     public var standardOutput: LaunchIO = .inherit
     /// Where the app's standard error goes.
     public var standardError: LaunchIO = .inherit
+    /// The user the app runs as when the launcher is root (iOS's `mobile`,
+    /// 501:501, by default); its data directories are handed to it.
+    public var user: AppUser = .mobile
     /// Whether an unconfined launch warns on this process's standard error.
     public var printsWarnings = true
     /// How long ``Device/terminate(_:timeout:)`` waits after SIGTERM before SIGKILL.

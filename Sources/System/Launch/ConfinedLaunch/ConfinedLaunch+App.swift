@@ -10,7 +10,9 @@ extension ConfinedLaunch {
     /// may reach only the system (read-only), its bundle (read and execute),
     /// its container's root (read), `Documents`, `Library` and `tmp`
     /// (read-write, never executed), and `groups` (shared app-group
-    /// containers, read-write).
+    /// containers, read-write). The data directories are opened beneath the
+    /// container without following links (``PathRule/beneath``), and the
+    /// program runs as ``ConfinedLaunch/user``, never as root.
     public static func app(executable: URL, bundle: URL, container: URL, groups: [URL] = [],
                            arguments: [String] = [], environment extra: [String: String] = [:]) -> ConfinedLaunch {
         let containerPath = container.standardizedFileURL.path
@@ -21,10 +23,20 @@ extension ConfinedLaunch {
         var launch = ConfinedLaunch(executable: executable, arguments: arguments, environment: environment)
         launch.rules.append(PathRule(bundlePath, .readExecute))
         launch.rules.append(PathRule(containerPath, .read))
+        // Opened beneath the container with no link followed: a `Documents`
+        // that a restore or anyone else made a link must not grant its target.
         for name in writableContainerDirectories {
-            launch.rules.append(PathRule(containerPath + "/" + name, .readWrite))
+            launch.rules.append(PathRule(containerPath + "/" + name, .readWrite, beneath: containerPath))
         }
         launch.rules += groups.map { PathRule($0, .readWrite) }
+        // Every app's bundle and container sits beside this one's: a run
+        // path must not open them (the app's own are allowed by the rules above).
+        let bundles = bundle.standardizedFileURL.deletingLastPathComponent().deletingLastPathComponent().path
+        launch.libraryExclusions = [bundles, container.standardizedFileURL.deletingLastPathComponent().path]
+            + groups.map { $0.standardizedFileURL.deletingLastPathComponent().path }
+        launch.libraryExclusions = launch.libraryExclusions.reduce(into: []) { unique, path in
+            if path != "/" && !path.isEmpty && !unique.contains(path) { unique.append(path) }
+        }
         launch.workingDirectory = container
         return launch
     }

@@ -35,6 +35,23 @@ public struct ConfinedLaunch: Sendable {
     public var workingDirectory: URL?
     /// Whether confinement is optional, required or off.
     public var mode: ConfinementMode = .automatic
+    /// The unprivileged user the program runs as when the launcher is root
+    /// (``AppUser/mobile``, 501:501, by default; uid or gid 0 is refused).
+    /// There is no way to run it as root: Landlock does not govern `chmod`,
+    /// `chown`, `utimes` or `setxattr`. Directories with ``LandlockAccess/readWrite``
+    /// rights are handed to this user before the start (their trees
+    /// `chown`ed, links never followed) so it can write there. Not root,
+    /// the launcher's user is kept (it cannot be changed, and has no
+    /// privilege to drop).
+    public var user: AppUser = .mobile
+    /// Whether the directories the program's libraries come from are
+    /// allowed (with the system paths).
+    var includesLibraries: Bool
+    /// Directories beneath which no library directory is allowed, whatever
+    /// the program's run path says (``ConfinedLaunch/app(executable:bundle:container:groups:arguments:environment:)``
+    /// fences off every app's bundle and data container this way; its own
+    /// have their rules).
+    public var libraryExclusions: [String] = []
     /// Where the program's standard streams go.
     public var standardInput: LaunchIO = .inherit
     /// Where the program's standard output goes.
@@ -50,12 +67,15 @@ public struct ConfinedLaunch: Sendable {
     /// Describes a launch: `readOnly` paths may be read and executed,
     /// `readWrite` paths read and written (but not executed), and, with
     /// `includeSystem`, the ``SystemPaths`` a program needs to start are
-    /// readable too.
+    /// readable too, and so are the directories its libraries load from
+    /// (``SystemPaths/libraryRules(for:libraryPath:)``, found from the
+    /// program's own ELF file when it starts).
     public init(executable: URL, arguments: [String] = [], environment: [String: String] = [:],
                 readOnly: [URL] = [], readWrite: [URL] = [], includeSystem: Bool = true) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.includesLibraries = includeSystem
         self.rules = (includeSystem ? SystemPaths.rules : [])
             + readOnly.map { PathRule($0, .readExecute) } + readWrite.map { PathRule($0, .readWrite) }
     }
@@ -85,6 +105,7 @@ public struct ConfinedLaunch: Sendable {
 
     private func startOnce() throws -> LaunchedProcess {
         let request = try trampolineRequest()
+        if ProcessControl.isPrivileged { try handOverDataDirectories() }
         let trampolineURL = try trampoline ?? TrampolineLocator.locate()
         var descriptors: [(child: Int32, parent: Int32)] = []
         // Open until the spawn has duplicated it into the child.
@@ -135,7 +156,12 @@ public struct ConfinedLaunch: Sendable {
         var request = TrampolineRequest(executable: program, arguments: [program] + arguments)
         request.statusDescriptor = ConfinementTrampoline.statusDescriptor
         request.mode = mode
+        request.user = user
         request.rules = rules
+        if includesLibraries {
+            request.rules += SystemPaths.libraryRules(for: program, libraryPath: environment["LD_LIBRARY_PATH"],
+                                                     excluding: libraryExclusions)
+        }
         request.workingDirectory = workingDirectory?.standardizedFileURL.path
         return request
     }

@@ -26,17 +26,26 @@ public enum SystemPaths {
     /// Device files: the bit bucket (read and write) and random sources.
     static let readableDevices = ["/dev/zero", "/dev/urandom", "/dev/random"]
 
-    /// The rules for all of the above, plus the directories of the shared
-    /// libraries this process maps (where this toolchain keeps the Swift
-    /// runtime, `/opt/swift/...` or elsewhere).
+    /// The rules for all of the above.
     public static var rules: [PathRule] {
         var rules = programs.map { PathRule($0, .readExecute, optional: true) }
-        for directory in ProcessControl.mappedLibraryDirectories()
-        where !programs.contains(where: { directory == $0 || directory.hasPrefix($0 + "/") }) {
-            rules.append(PathRule(directory, .readExecute, optional: true))
-        }
         rules += (configuration + kernelInformation + readableDevices).map { PathRule($0, .read, optional: true) }
         rules.append(PathRule("/dev/null", .device, optional: true))
         return rules
+    }
+
+    /// Read-and-execute rules for the directories `executable` loads its
+    /// code from (``LibrarySearch``: its interpreter, needed libraries and
+    /// run paths, resolved as the loader resolves them), beyond
+    /// ``programs``: where a toolchain keeps the Swift runtime
+    /// (`/opt/swift/...`, a `$ORIGIN`-relative folder). Derived from the
+    /// program itself, not from what the launcher happens to have loaded.
+    /// Nothing beneath `excluded` is allowed this way (see
+    /// ``LibrarySearch/directories(for:libraryPath:excluding:)``).
+    public static func libraryRules(for executable: String, libraryPath: String? = nil,
+                                    excluding excluded: [String] = []) -> [PathRule] {
+        LibrarySearch.directories(for: executable, libraryPath: libraryPath, excluding: excluded)
+            .filter { directory in !programs.contains { directory == $0 || directory.hasPrefix($0 + "/") } }
+            .map { PathRule($0, .readExecute, optional: true) }
     }
 }
