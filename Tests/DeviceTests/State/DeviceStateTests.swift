@@ -63,8 +63,13 @@ import Testing
     @Test func defaultRootsFollowSandboxHome() {
         let withHome = Device.devicesDirectory(environment: ["SANDBOX_HOME": "/srv/sb", "HOME": "/home/u"])
         #expect(withHome.path == "/srv/sb/devices")
-        let without = Device.devicesDirectory(environment: ["HOME": "/home/u"])
+        let without = SandboxHome(root: SandboxHome.root(environment: ["HOME": "/home/u"], isPrivileged: false)).devices
         #expect(without.path == "/home/u/.local/share/sandbox/devices")
+        // Root's devices live where the unprivileged app user can reach them.
+        let asRoot = SandboxHome(root: SandboxHome.root(environment: ["HOME": "/root"], isPrivileged: true)).devices
+        #expect(asRoot.path == "/var/lib/sandbox/devices")
+        #expect(Device.devicesDirectory(environment: ["HOME": "/home/u"]).path
+                == SandboxHome(root: SandboxHome.root(environment: ["HOME": "/home/u"])).devices.path)
     }
 
     @Test func listFindsDevicesByName() throws {

@@ -11,7 +11,7 @@ struct BackupCommand: ParsableCommand {
         discussion: """
             Backups are directories in iOS's MobileBackup2 format (Info.plist, Manifest.plist, \
             Status.plist, Manifest.db and xx/<fileID> payloads), one per device UDID. Sandbox keeps \
-            them under $SANDBOX_HOME/backups (default ~/.local/share/sandbox/backups); every command \
+            them under $SANDBOX_HOME/backups (default ~/.local/share/sandbox/backups; /var/lib/sandbox/backups as root); every command \
             also takes any backup directory, including one made by iTunes or Finder.
 
             Examples:

@@ -14,7 +14,7 @@ public struct DemoCommand: ParsableCommand {
     )
 
     @Option(name: .customLong("home"), help: ArgumentHelp(
-        "Where to keep the demo's devices and backup (default: $SANDBOX_HOME, else ~/.local/share/sandbox).",
+        "Where to keep the demo's devices and backup (default: $SANDBOX_HOME, else ~/.local/share/sandbox, or /var/lib/sandbox as root).",
         valueName: "dir"))
     var home: String?
 

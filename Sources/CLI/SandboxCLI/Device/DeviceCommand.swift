@@ -8,7 +8,8 @@ struct DeviceCommand: ParsableCommand {
         discussion: """
             A device is a directory: its identity, keychain, app containers and read-only system \
             domains. Named devices live in $SANDBOX_HOME/devices/<name> (else \
-            ~/.local/share/sandbox/devices/<name>); --device also takes a path. The app commands \
+            ~/.local/share/sandbox/devices/<name>, or /var/lib/sandbox/devices/<name> as root); --device \
+            also takes a path. The app commands \
             (install, update, uninstall, listapps, container, purge) act on --device, "default" \
             unless given.
 

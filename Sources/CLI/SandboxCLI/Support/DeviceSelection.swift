@@ -10,7 +10,7 @@ import Foundation
 /// (``DefaultDevice``), `sandbox defaults` falls back to `--container`.
 struct DeviceSelection<Omitted: DeviceSelectionHelp>: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The device: a name under $SANDBOX_HOME/devices (else ~/.local/share/sandbox/devices), or a path (containing '/')."
+        "The device: a name under $SANDBOX_HOME/devices (else ~/.local/share/sandbox/devices; /var/lib/sandbox/devices as root), or a path (containing '/')."
             + Omitted.whenOmitted,
         valueName: "name|path"))
     var device: String?
