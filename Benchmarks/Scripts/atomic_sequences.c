@@ -54,6 +54,24 @@ static double replace(int sequence) {
         elapsed = microseconds() - start;
         unlinkat(directory, ".tmpx", 0);
         return elapsed;
+    case 4: /* As 2, with the old file's unlink on the clock (no temporary left when it returns). */
+        close(flushed_temporary());
+        renameat2(directory, ".tmpx", directory, "data.bin", RENAME_EXCHANGE);
+        fsync(directory);
+        unlinkat(directory, ".tmpx", 0);
+        return microseconds() - start;
+    case 5: /* As 3, with the old file's unlink on the clock. */
+        fd = openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+        write(fd, contents, sizeof contents);
+        fsync(fd);
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        linkat(AT_FDCWD, path, directory, ".tmpx", AT_SYMLINK_FOLLOW);
+        close(fd);
+        renameat2(directory, ".tmpx", directory, "data.bin", RENAME_EXCHANGE);
+        fsync(directory);
+        unlinkat(directory, ".tmpx", 0);
+        return microseconds() - start;
+    case 3:
     default: /* An unnamed file (its flush writes no directory entry), linked, then exchanged. */
         fd = openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
         write(fd, contents, sizeof contents);
@@ -88,10 +106,11 @@ int main(int argc, char **argv) {
     write(fd, contents, sizeof contents);
     close(fd);
     int calls = argc > 2 ? atoi(argv[2]) : 300;
-    enum { sequences = 4 };
+    enum { sequences = 6 };
     static const char *names[sequences] = {
         "Foundation order (1 flush)", "ours today (2 flushes)",
-        "exchange, unlink off the clock", "O_TMPFILE+link+exchange, unlink off"};
+        "exchange, unlink off the clock", "O_TMPFILE+link+exchange, unlink off",
+        "exchange, unlink on the clock", "O_TMPFILE+link+exchange, unlink on"};
     double *times = malloc(sizeof(double) * calls * sequences);
     for (int call = 0; call < calls; call++)
         for (int sequence = 0; sequence < sequences; sequence++)
