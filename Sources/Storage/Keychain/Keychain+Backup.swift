@@ -29,8 +29,7 @@ extension Keychain {
             let items = try stored.map { item in
                 BackupItem(itemClass: item.itemClass, attributes: item.attributes, creationDate: item.creationDate,
                            modificationDate: item.modificationDate,
-                           data: try ItemSealing.open(item.sealedData, id: item.persistentID,
-                                                      accessibility: item.accessibility, keys: keys))
+                           data: try ItemSealing.open(item.sealedData, item.binding, keys: keys))
             }
             let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
             let protection: KeychainBackupFormat.Protection = password == nil ? .device : .password
@@ -84,12 +83,11 @@ extension Keychain {
         let keys = store.keys
         let migrating = items.filter { !($0.attributes.accessibility ?? .default).isThisDeviceOnly }
         let rows = try migrating.map { item in
-            let id = UUID().uuidString
-            return StoredItem(
-                persistentID: id, itemClass: item.itemClass, attributes: item.attributes,
-                creationDate: item.creationDate, modificationDate: item.modificationDate,
-                sealedData: try ItemSealing.seal(item.data, id: id, accessibility: item.attributes.accessibility ?? .default,
-                                                 keys: keys))
+            var row = StoredItem(
+                persistentID: UUID().uuidString, itemClass: item.itemClass, attributes: item.attributes,
+                creationDate: item.creationDate, modificationDate: item.modificationDate, sealedData: Data())
+            row.sealedData = try ItemSealing.seal(item.data, row.binding, keys: keys)
+            return row
         }
         let replaced = try store.write(.import) { db in
             var replaced = 0

@@ -38,9 +38,11 @@ public struct KeychainClient: Sendable {
             let accessibility = resolved.accessibility ?? .default
             let id = UUID().uuidString
             let now = keychain.configuration.now()
-            let item = StoredItem(
+            var unsealed = StoredItem(
                 persistentID: id, itemClass: itemClass, attributes: resolved, creationDate: now, modificationDate: now,
-                sealedData: try ItemSealing.seal(data, id: id, accessibility: accessibility, keys: keychain.store.keys))
+                sealedData: Data())
+            unsealed.sealedData = try ItemSealing.seal(data, unsealed.binding, keys: keychain.store.keys)
+            let item = unsealed
             try keychain.store.write(.add) { db in
                 let state = try KeychainStore.deviceState(db)
                 try LockRules.requireAvailable(accessibility, in: state)
@@ -68,10 +70,11 @@ public struct KeychainClient: Sendable {
             for match in matches { try LockRules.requireAvailable(match.accessibility, in: state) }
             let chosen = query.limit == .one ? [first] : matches
             return try chosen.map { match in
-                let data = query.returning.contains(.data) ? try ItemSealing.open(
-                    match.sealedData, id: match.persistentID, accessibility: match.accessibility,
-                    keys: keychain.store.keys) : nil
-                return match.publicItem(returning: query.returning, data: data)
+                // Opened even when only attributes are asked for: a row
+                // relabelled in the database (another app's group) fails
+                // here instead of being handed over.
+                let data = try ItemSealing.open(match.sealedData, match.binding, keys: keychain.store.keys)
+                return match.publicItem(returning: query.returning, data: query.returning.contains(.data) ? data : nil)
             }
         }
     }
@@ -118,12 +121,10 @@ public struct KeychainClient: Sendable {
                     var changed = match
                     changed.attributes = match.attributes.merging(update.attributes)
                     changed.modificationDate = now
-                    if update.data != nil || changed.accessibility != match.accessibility {
-                        let data = try update.data ?? ItemSealing.open(
-                            match.sealedData, id: match.persistentID, accessibility: match.accessibility, keys: keys)
-                        changed.sealedData = try ItemSealing.seal(
-                            data, id: match.persistentID, accessibility: changed.accessibility, keys: keys)
-                    }
+                    // Always opened (a relabelled row is refused) and sealed
+                    // again to the new class, group and accessibility.
+                    let old = try ItemSealing.open(match.sealedData, match.binding, keys: keys)
+                    changed.sealedData = try ItemSealing.seal(update.data ?? old, changed.binding, keys: keys)
                     try KeychainStore.replace(changed, db)
                 }
                 return matches.count

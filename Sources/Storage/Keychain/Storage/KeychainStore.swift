@@ -40,6 +40,7 @@ struct KeychainStore: Sendable {
                 throw KeychainError(.authenticationFailed, operation: .open,
                                     "the device secret is not the one this keychain store was created with")
             }
+            try Self.resealLegacyItems(pool, keys: keys)
         } catch {
             throw Self.keychainError(error, during: .open)
         }
@@ -108,5 +109,22 @@ struct KeychainStore: Sendable {
             return KeychainError(.storageFailed, operation: operation, "SQLite: \(error.message ?? "\(error.resultCode)")")
         }
         return KeychainError(.storageFailed, operation: operation, "\(error)")
+    }
+}
+
+extension KeychainStore {
+    /// Seals every row written before the binding covered the class and the
+    /// access group again, bound to them. A row whose old seal does not open
+    /// (altered) is left as it is: it fails to open, as before.
+    static func resealLegacyItems(_ pool: DatabasePool, keys: ClassKeys) throws {
+        try pool.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT \(StoredItem.columns) FROM item WHERE sealVersion = 1")
+            for row in rows {
+                let item = try StoredItem(row: row)
+                guard let data = try? ItemSealing.openLegacy(item.sealedData, item.binding, keys: keys) else { continue }
+                try db.execute(sql: "UPDATE item SET sealedData = ?, sealVersion = 2 WHERE persistentID = ?",
+                               arguments: [try ItemSealing.seal(data, item.binding, keys: keys), item.persistentID])
+            }
+        }
     }
 }

@@ -43,6 +43,16 @@ enum StoreSchema {
                 CREATE INDEX item_by_class_group ON item (class, accessGroup);
                 """)
         }
+        migrator.registerMigration("v2: seals bound to class and access group") { db in
+            // Rows written from now on are sealed with version 2 of the
+            // binding (the column's default); rows already there are marked
+            // 1 and sealed again when the store is opened with its secret
+            // (``KeychainStore/resealLegacyItems(_:)``).
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN sealVersion INTEGER NOT NULL DEFAULT 2;
+                UPDATE item SET sealVersion = 1;
+                """)
+        }
         return migrator
     }
 }
