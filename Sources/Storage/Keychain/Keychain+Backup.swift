@@ -29,7 +29,7 @@ extension Keychain {
             let items = try stored.map { item in
                 BackupItem(itemClass: item.itemClass, attributes: item.attributes, creationDate: item.creationDate,
                            modificationDate: item.modificationDate,
-                           data: try ItemSealing.open(item.sealedData, item.binding, keys: keys))
+                           data: try ItemSealing.unseal(item.sealedData, item.binding, keys: keys))
             }
             let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
             let protection: KeychainBackupFormat.Protection = password == nil ? .device : .password
@@ -83,11 +83,10 @@ extension Keychain {
         let keys = store.keys
         let migrating = items.filter { !($0.attributes.accessibility ?? .default).isThisDeviceOnly }
         let rows = try migrating.map { item in
-            var row = StoredItem(
+            return try StoredItem(
                 persistentID: UUID().uuidString, itemClass: item.itemClass, attributes: item.attributes,
                 creationDate: item.creationDate, modificationDate: item.modificationDate, sealedData: Data())
-            row.sealedData = try ItemSealing.seal(item.data, row.binding, keys: keys)
-            return row
+                .sealing(item.data, keys: keys)
         }
         let replaced = try store.write(.import) { db in
             var replaced = 0

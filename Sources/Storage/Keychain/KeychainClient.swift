@@ -38,11 +38,9 @@ public struct KeychainClient: Sendable {
             let accessibility = resolved.accessibility ?? .default
             let id = UUID().uuidString
             let now = keychain.configuration.now()
-            var unsealed = StoredItem(
+            let item = try StoredItem(
                 persistentID: id, itemClass: itemClass, attributes: resolved, creationDate: now, modificationDate: now,
-                sealedData: Data())
-            unsealed.sealedData = try ItemSealing.seal(data, unsealed.binding, keys: keychain.store.keys)
-            let item = unsealed
+                sealedData: Data()).sealing(data, keys: keychain.store.keys)
             try keychain.store.write(.add) { db in
                 let state = try KeychainStore.deviceState(db)
                 try LockRules.requireAvailable(accessibility, in: state)
@@ -70,10 +68,10 @@ public struct KeychainClient: Sendable {
             for match in matches { try LockRules.requireAvailable(match.accessibility, in: state) }
             let chosen = query.limit == .one ? [first] : matches
             return try chosen.map { match in
-                // Opened even when only attributes are asked for: a row
+                // Unsealed even when only attributes are asked for: a row
                 // relabelled in the database (another app's group) fails
                 // here instead of being handed over.
-                let data = try ItemSealing.open(match.sealedData, match.binding, keys: keychain.store.keys)
+                let data = try ItemSealing.unseal(match.sealedData, match.binding, keys: keychain.store.keys)
                 return match.publicItem(returning: query.returning, data: query.returning.contains(.data) ? data : nil)
             }
         }
@@ -123,7 +121,7 @@ public struct KeychainClient: Sendable {
                     changed.modificationDate = now
                     // Always opened (a relabelled row is refused) and sealed
                     // again to the new class, group and accessibility.
-                    let old = try ItemSealing.open(match.sealedData, match.binding, keys: keys)
+                    let old = try ItemSealing.unseal(match.sealedData, match.binding, keys: keys)
                     changed.sealedData = try ItemSealing.seal(update.data ?? old, changed.binding, keys: keys)
                     try KeychainStore.replace(changed, db)
                 }

@@ -87,11 +87,11 @@ public final class Preferences: @unchecked Sendable {
         self.homeDirectory = homeDirectory
         argumentValues = ArgumentDomain.values(from: configuration.arguments)
         hasArguments = !argumentValues.isEmpty
-        self.primary = Self.open(primary, configuration)
-        self.global = global.map { Self.open($0, configuration) }
+        self.primary = Self.domain(for: primary, configuration)
+        self.global = global.map { Self.domain(for: $0, configuration) }
     }
 
-    private static func open(_ storage: any DomainStorage, _ configuration: Configuration) -> PersistentDomain {
+    private static func domain(for storage: any DomainStorage, _ configuration: Configuration) -> PersistentDomain {
         let make = {
             PersistentDomain(storage: storage, coalescingDelay: configuration.coalescingDelay,
                              observationInterval: configuration.observationInterval)

@@ -98,4 +98,12 @@ import Testing
         #expect(try scratch.read("outside/secret.txt") == "SECRET")
         #expect(try scratch.directory.statusIfPresent(of: "tree/out") == nil)
     }
+
+    @Test func removeTreeByPathOfSomethingMissingIsAnEmptyTally() throws {
+        let scratch = try Self.fixture()
+        // Missing, and missing with its parent too: nothing to remove either way.
+        #expect(try FileSystemPaths.removeTree(atPath: scratch.path + "/nothing") == TreeTally())
+        #expect(try FileSystemPaths.removeTree(atPath: scratch.path + "/no/such/parent") == TreeTally())
+        #expect(try scratch.read("outside/secret.txt") == "SECRET")
+    }
 }

@@ -27,8 +27,7 @@ extension DemoScript {
         // Whatever the process managed to write unconfined is removed, so later steps see a clean device.
         for leftover in [installed.dataContainerURL.deletingLastPathComponent().appendingPathComponent("escaped.txt"),
                          installed.dataContainerURL.appendingPathComponent("escaped.txt"),
-                         installed.bundleContainer.appendingPathComponent("tampered.txt")]
-        where FileSystemPaths.exists(atPath: leftover.path) {
+                         installed.bundleContainer.appendingPathComponent("tampered.txt")] {
             try FileSystemPaths.removeTree(atPath: leftover.path)
         }
     }

@@ -42,7 +42,7 @@ struct DemoScript {
         if let previous = try? Device.open(at: firstDeviceURL) {
             stale.append(backupsURL.appendingPathComponent(previous.identity.udid, isDirectory: true))
         }
-        for url in stale where FileSystemPaths.exists(atPath: url.path) {
+        for url in stale {
             try FileSystemPaths.removeTree(atPath: url.path)
         }
         narrator.write("Sandbox demo: the Possessions app on a simulated iOS device")

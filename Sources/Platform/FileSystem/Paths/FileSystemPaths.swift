@@ -116,10 +116,15 @@ public enum FileSystemPaths {
     }
 
     /// Removes the tree at `path` (a file, link or directory), never
-    /// following a link; a missing one is an empty tally.
+    /// following a link; a missing one, or one whose parent is missing, is
+    /// an empty tally.
     @discardableResult
     public static func removeTree(atPath path: String) throws(FileSystemError) -> TreeTally {
-        try withParent(of: path) { parent, name throws(FileSystemError) in try parent.removeTree(name) }
+        do {
+            return try withParent(of: path) { parent, name throws(FileSystemError) in try parent.removeTree(name) }
+        } catch where error.isNotFound || error.isNotDirectory {
+            return TreeTally()
+        }
     }
 
     /// Removes what the directory at `path` holds, keeping it; a missing

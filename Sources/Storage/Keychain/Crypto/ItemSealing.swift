@@ -8,7 +8,7 @@ import Foundation
 /// its class, its access group and its accessibility. A ciphertext copied
 /// onto another row, or a row whose access group or class was changed in
 /// the database to hand the item to another app, fails to open; every read
-/// opens it, attribute-only queries included, so such a row is never
+/// unseals it, attribute-only queries included, so such a row is never
 /// returned at all.
 enum ItemSealing {
     /// What a sealed item is bound to.
@@ -53,16 +53,16 @@ enum ItemSealing {
 
     /// The data sealed by ``seal(_:_:keys:)``; `decodeFailed` if it was
     /// altered, moved, relabelled or sealed under another key.
-    static func open(_ sealed: Data, _ binding: Binding, keys: ClassKeys) throws -> Data {
-        try open(sealed, binding, authenticating: binding.associatedData, keys: keys)
+    static func unseal(_ sealed: Data, _ binding: Binding, keys: ClassKeys) throws -> Data {
+        try unseal(sealed, binding, authenticating: binding.associatedData, keys: keys)
     }
 
     /// The data of an item sealed before version 2 of the binding.
-    static func openLegacy(_ sealed: Data, _ binding: Binding, keys: ClassKeys) throws -> Data {
-        try open(sealed, binding, authenticating: binding.legacyAssociatedData, keys: keys)
+    static func unsealLegacy(_ sealed: Data, _ binding: Binding, keys: ClassKeys) throws -> Data {
+        try unseal(sealed, binding, authenticating: binding.legacyAssociatedData, keys: keys)
     }
 
-    private static func open(_ sealed: Data, _ binding: Binding, authenticating associatedData: Data,
+    private static func unseal(_ sealed: Data, _ binding: Binding, authenticating associatedData: Data,
                              keys: ClassKeys) throws -> Data {
         do {
             let box = try AES.GCM.SealedBox(combined: sealed)
@@ -78,5 +78,14 @@ extension StoredItem {
     /// What this row's data is bound to.
     var binding: ItemSealing.Binding {
         ItemSealing.Binding(id: persistentID, itemClass: itemClass, accessGroup: accessGroup, accessibility: accessibility)
+    }
+}
+
+extension StoredItem {
+    /// This row with `data` sealed to its own binding.
+    func sealing(_ data: Data, keys: ClassKeys) throws -> StoredItem {
+        var sealed = self
+        sealed.sealedData = try ItemSealing.seal(data, binding, keys: keys)
+        return sealed
     }
 }

@@ -121,7 +121,7 @@ extension KeychainStore {
             let rows = try Row.fetchAll(db, sql: "SELECT \(StoredItem.columns) FROM item WHERE sealVersion = 1")
             for row in rows {
                 let item = try StoredItem(row: row)
-                guard let data = try? ItemSealing.openLegacy(item.sealedData, item.binding, keys: keys) else { continue }
+                guard let data = try? ItemSealing.unsealLegacy(item.sealedData, item.binding, keys: keys) else { continue }
                 try db.execute(sql: "UPDATE item SET sealedData = ?, sealVersion = 2 WHERE persistentID = ?",
                                arguments: [try ItemSealing.seal(data, item.binding, keys: keys), item.persistentID])
             }

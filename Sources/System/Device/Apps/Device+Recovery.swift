@@ -96,7 +96,6 @@ extension Device {
     /// (its parent too) is fine.
     func remove(_ url: URL, bundleID: String?) throws {
         do { _ = try FileSystemPaths.removeTree(atPath: url.path) } catch {
-            if error.isNotFound { return }
             throw DeviceError(error, bundleID: bundleID, path: url.path, "remove \(url.lastPathComponent)")
         }
     }

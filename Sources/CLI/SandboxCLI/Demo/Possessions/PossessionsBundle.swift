@@ -13,7 +13,7 @@ enum PossessionsBundle {
     static func make(version: String, in directory: URL) throws -> URL {
         let bundle = directory.appendingPathComponent("v\(version)", isDirectory: true)
             .appendingPathComponent(name + ".app", isDirectory: true)
-        if FileSystemPaths.exists(atPath: bundle.path) { try FileSystemPaths.removeTree(atPath: bundle.path) }
+        try FileSystemPaths.removeTree(atPath: bundle.path)
         try FileSystemPaths.makeDirectories(atPath: bundle.appendingPathComponent("Settings.bundle").path)
         try FileSystemPaths.makeDirectories(atPath: bundle.appendingPathComponent("en.lproj").path)
 
