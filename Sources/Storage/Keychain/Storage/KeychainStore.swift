@@ -117,6 +117,10 @@ extension KeychainStore {
     /// access group again, bound to them. A row whose old seal does not open
     /// (altered) is left as it is: it fails to open, as before.
     static func resealLegacyItems(_ pool: DatabasePool, keys: ClassKeys) throws {
+        // Looked for in a read first: every open of the store comes here,
+        // and only a store written by an earlier version has such rows.
+        let pending = try pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE sealVersion = 1)") }
+        guard pending == true else { return }
         try pool.write { db in
             let rows = try Row.fetchAll(db, sql: "SELECT \(StoredItem.columns) FROM item WHERE sealVersion = 1")
             for row in rows {
