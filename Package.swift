@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .target(
@@ -124,6 +127,57 @@ let package = Package(
             path: "Sources/Platform/sandbox-confine"
         ),
         .target(
+            // The device's radio conditions (no NIO): Wi-Fi, cellular,
+            // airplane mode, lock, the Wi-Fi power timer, the radio model.
+            name: "NetworkConditions",
+            dependencies: ["FileSystem", "PropertyList"],
+            path: "Sources/Network/NetworkConditions"
+        ),
+        .target(
+            // The durable list of what an app downloaded into Caches (no
+            // NIO, so the launch check needs no HTTP stack).
+            name: "CacheManifest",
+            dependencies: [
+                "FileSystem", "Container",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Sources/Network/CacheManifest"
+        ),
+        .target(
+            // Downloads on AsyncHTTPClient: retries, resume, batching, and
+            // the cached resources recorded in the manifest. Not called
+            // "Network": NIO, AsyncHTTPClient and Hummingbird test
+            // `canImport(Network)` for Apple's Network.framework, and a
+            // module of that name would be taken for it (and clash with it
+            // on Apple platforms).
+            name: "NetworkTransfers",
+            dependencies: [
+                "FileSystem", "Container", "CacheManifest", "NetworkConditions",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Sources/Network/NetworkTransfers"
+        ),
+        .target(
+            // A loopback content server (Hummingbird) with fault injection,
+            // for the demo, the tests and the benchmark.
+            name: "ContentServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Network/ContentServer"
+        ),
+        .executableTarget(
+            name: "content-server",
+            dependencies: ["ContentServer", "FileSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/Network/content-server"
+        ),
+        .target(
             name: "Device",
             dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch", "MobileBackup",
                            "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
@@ -141,6 +195,10 @@ let package = Package(
                 "Launch",
                 "MobileBackup",
                 "FileSystem",
+                "CacheManifest",
+                "NetworkTransfers",
+                "NetworkConditions",
+                "ContentServer",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -285,6 +343,28 @@ let package = Package(
             dependencies: ["TestSupport", "MobileBackup", "KeyedArchive", "PropertyList", "Container", "Keychain", "Device", "FileSystem",
                            .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/MobileBackupTests"
+        ),
+        .executableTarget(
+            // Issue 15: re-fetch against curl --parallel, the launch check,
+            // radio-on time coalesced against immediate.
+            name: "network-benchmark",
+            dependencies: ["NetworkTransfers", "CacheManifest", "NetworkConditions", "Container", "FileSystem"],
+            path: "Benchmarks/NetworkBenchmark"
+        ),
+        .executableTarget(
+            // Spawned by NetworkTests: a download killed with SIGKILL.
+            name: "download-worker",
+            dependencies: ["NetworkTransfers", "CacheManifest", "Container"],
+            path: "Tests/Helpers/DownloadWorker"
+        ),
+        .testTarget(
+            // Against real content-server processes on loopback.
+            name: "NetworkTests",
+            dependencies: ["TestSupport", "NetworkTransfers", "CacheManifest", "NetworkConditions", "ContentServer", "Container",
+                           "content-server", "download-worker",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/NetworkTests"
         ),
         .testTarget(
             name: "SandboxCLITests",

@@ -5,7 +5,7 @@ import ArgumentParser
 /// Each storage concern is a noun-first subcommand (`sandbox plist …`); the
 /// executable target only calls ``main(_:)``, so the commands live in this
 /// library where tests can reach them.
-public struct SandboxCommand: ParsableCommand {
+public struct SandboxCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sandbox",
         abstract: "The iOS app data-storage system: containers, property lists, backups.",
@@ -13,7 +13,7 @@ public struct SandboxCommand: ParsableCommand {
         subcommands: [PlistCommand.self, ArchiveCommand.self, KeychainCommand.self, DefaultsCommand.self,
                       DeviceCommand.self, InstallCommand.self, UpdateCommand.self, UninstallCommand.self,
                       ListAppsCommand.self, ContainerCommand.self, PurgeCommand.self,
-                      LaunchCommand.self, TerminateCommand.self, BackupCommand.self, DemoCommand.self]
+                      LaunchCommand.self, TerminateCommand.self, BackupCommand.self, CacheCommand.self, DemoCommand.self]
     )
 
     /// Creates the command; ArgumentParser fills it in from the arguments.

@@ -6,8 +6,9 @@ import Foundation
 /// `$SANDBOX_HOME`, it runs the seed's Possessions app through its life —
 /// install, first launch, saving, a denied escape, a backup, a low-disk
 /// purge, a relaunch that rebuilds its cache, an update and a restore onto a
-/// second device — and narrates each step with what is on disk.
-public struct DemoCommand: ParsableCommand {
+/// second device, its pictures fetched from a content server the demo
+/// starts on 127.0.0.1 — and narrates each step with what is on disk.
+public struct DemoCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Run the Possessions app through install, backup, purge, update and restore, narrating each step."
@@ -20,10 +21,10 @@ public struct DemoCommand: ParsableCommand {
 
     public init() {}
 
-    public func run() throws {
-        try CommandRunner.run {
+    public func run() async throws {
+        try await CommandRunner.run {
             var script = DemoScript(home: DemoCommand.resolveHome(home), narrator: DemoNarrator())
-            try script.run()
+            try await script.run()
         }
     }
 

@@ -56,13 +56,17 @@ extension DemoScript {
         try narrator.check(container.fileExists(PossessionsApp.archivePath), "Documents was not touched")
     }
 
-    mutating func relaunch(on device: Device) throws {
-        narrator.begin("Relaunch")
+    mutating func relaunch(on device: Device) async throws {
+        narrator.begin("Relaunch: the launch check finds the purged pictures, and the app fetches them again")
         let run = try device.run(PossessionsApp.bundleID, delegate: app)
         try run.launch()
         try run.activate()
         app.events.forEach(narrator.say)
-        try narrator.check(app.rebuiltImages.count == app.possessions.count, "the app noticed its purged cache and rebuilt it")
+        try narrator.check(app.missingImages.count == app.possessions.count && app.missingImages.allSatisfy { $0.reason == .missing },
+                           "the cache manifest (in Application Support) survived the purge and lists every purged picture")
+        let report = try await refetchPictures(app.missingImages, in: try run.requireContext().container)
+        try narrator.check(report.isComplete && report.fetched.count == app.possessions.count,
+                           "the app fetched them again in the background, after launch, each verified against its SHA-256")
         try run.terminate()
     }
 

@@ -1,10 +1,13 @@
+import CacheManifest
 import Container
+import ContentServer
 import Device
 import FileSystem
 import Foundation
 import KeyedArchive
 import Keychain
 import MobileBackup
+import NetworkTransfers
 import PropertyList
 
 /// The story `sandbox demo` tells, one method per step. Each step acts
@@ -28,6 +31,10 @@ struct DemoScript {
     /// so the demo stays quick; readers take the cost from the keybag.
     let keyDerivation = BackupKeyDerivation(doubleProtectionIterations: 100_000, iterations: 10_000)
     var stagingURL: URL { home.root.appendingPathComponent("demo-staging", isDirectory: true) }
+    /// What the demo's content server serves: the pictures, `images/<key>.png`.
+    var servedURL: URL { stagingURL.appendingPathComponent("served", isDirectory: true) }
+    /// The demo's own content server on 127.0.0.1, started by ``run()``.
+    var server: ContentServer?
 
     init(home: SandboxHome, narrator: DemoNarrator) {
         self.home = home
@@ -35,7 +42,7 @@ struct DemoScript {
         self.backupURL = home.backups
     }
 
-    mutating func run() throws {
+    mutating func run() async throws {
         // Each run starts from fresh devices, so the story is the same every
         // time; the previous run's backup goes with its device.
         var stale = [firstDeviceURL, secondDeviceURL, stagingURL]
@@ -47,7 +54,16 @@ struct DemoScript {
         }
         narrator.write("Sandbox demo: the Possessions app on a simulated iOS device")
         narrator.write("Everything is kept under \(home.root.path)")
+        let server = try await startContentServer()
+        self.server = server
+        do { try await tellTheStory() } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
 
+    private mutating func tellTheStory() async throws {
         // A small simulated disk whose free space is already below the purge
         // level once the app has saved its data, so step 6 is a real low-disk event.
         let capacity: UInt64 = 4 << 20
@@ -56,11 +72,11 @@ struct DemoScript {
         try device.unlock()
         try install(on: device)
         let run = try firstLaunch(on: device)
-        try saveInBackground(run, on: device)
+        try await saveInBackground(run, on: device)
         try denyEscapes(on: device, running: run)
         try backUp(device)
         try purge(device)
-        try relaunch(on: device)
+        try await relaunch(on: device)
         try update(device)
         try restoreOntoSecondDevice()
 
@@ -108,9 +124,10 @@ struct DemoScript {
         return run
     }
 
-    mutating func saveInBackground(_ run: AppRun, on device: Device) throws {
-        narrator.begin("Add possessions, then press the Home button")
+    mutating func saveInBackground(_ run: AppRun, on device: Device) async throws {
+        narrator.begin("Add possessions, download their pictures, then press the Home button")
         app.add(Possession.samples(createdAt: Date(timeIntervalSinceReferenceDate: 815_000_000)))
+        try await downloadPictures(into: try run.requireContext().container)
         try run.resignActive()
         try run.enterBackground()
         app.events.forEach(narrator.say)

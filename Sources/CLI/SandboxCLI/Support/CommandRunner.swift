@@ -20,6 +20,20 @@ enum CommandRunner {
         }
     }
 
+    /// Runs an asynchronous `body`, with the same treatment of failures.
+    static func run(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as ValidationError {
+            throw error
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            FileOutput.writeToStandardError("Error: \(error)\n")
+            throw ExitCode.failure
+        }
+    }
+
     /// Writes `text` to standard output.
     static func print(_ text: String) throws {
         try FileOutput.writeToStandardOutput(Data(text.utf8))

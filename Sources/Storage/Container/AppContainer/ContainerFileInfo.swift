@@ -18,6 +18,9 @@ public struct ContainerFileInfo: Sendable, Hashable {
     public var isDirectory: Bool
     /// Whether the item is a symbolic link.
     public var isSymbolicLink: Bool
+    /// The modification time in nanoseconds since 1970, exact (a quick
+    /// "changed since recorded" check compares it with inode and size).
+    public var modificationNanoseconds: Int64
 
     /// The permission bits (`mode & 0o7777`).
     public var permissions: UInt32 { mode & 0o7777 }
@@ -26,6 +29,7 @@ public struct ContainerFileInfo: Sendable, Hashable {
         size = status.size
         mode = status.mode
         let nanoseconds = status.modificationNanoseconds
+        modificationNanoseconds = Int64(nanoseconds)
         modificationDate = Date(timeIntervalSince1970: Double(nanoseconds / 1_000_000_000)
                                     + Double(nanoseconds % 1_000_000_000) / 1_000_000_000)
         creationDate = nil

@@ -1,3 +1,4 @@
+import CacheManifest
 import Container
 import Device
 import Foundation
@@ -8,12 +9,15 @@ import PropertyList
 /// The seed documents' Possessions app as an in-process app on a ``Device``:
 /// it accepts the terms of service once (a preference), keeps its inventory
 /// in `Documents/possessions.data` (a keyed archive written when it goes to
-/// the background), keeps a picture per possession in Caches and a draft in
-/// tmp, and rebuilds pictures the system purged when it next launches.
+/// the background), downloads a picture per possession into Caches through
+/// the cache manifest, keeps a draft in tmp, and at each launch checks the
+/// manifest against its Caches to list the pictures a purge took.
 final class PossessionsApp: AppDelegate {
     static let bundleID = "com.example.Possessions"
     static let archivePath = "Documents/possessions.data"
     static let imageDirectory = "Library/Caches/Images"
+    /// The pictures' names inside Caches (`Images/<key>.png`).
+    static func imageName(_ possession: Possession) -> String { "Images/\(possession.imageKey).png" }
     static let draftPath = "tmp/draft.txt"
     static let termsKey = "TermsAccepted"
     static let keychainService = "com.example.Possessions.sync"
@@ -23,8 +27,9 @@ final class PossessionsApp: AppDelegate {
     private(set) var events: [String] = []
     /// The inventory in memory.
     private(set) var possessions: [Possession] = []
-    /// Pictures rebuilt at the last launch because the cache had lost them.
-    private(set) var rebuiltImages: [String] = []
+    /// What the launch check found missing or damaged in Caches at the
+    /// last launch: the app fetches these again in the background.
+    private(set) var missingImages: [CacheProblem] = []
     /// Whether the terms were already accepted at the last launch.
     private(set) var termsWereAccepted = false
 
@@ -45,9 +50,14 @@ final class PossessionsApp: AppDelegate {
             possessions = try KeyedUnarchiver.unarchive([Possession].self, from: app.container.read(Self.archivePath))
             events.append("loaded \(possessions.count) possessions from \(Self.archivePath)")
         }
-        rebuiltImages = try rebuildMissingImages(in: app.container)
-        if !rebuiltImages.isEmpty {
-            events.append("cache lost \(rebuiltImages.count) pictures; rebuilt them in \(Self.imageDirectory)")
+        // The launch check: one pass over the manifest and Caches, no
+        // hashing and no network on the launch path.
+        let manifest = try CacheManifest(container: app.container)
+        let check = try manifest.check()
+        missingImages = check.problems
+        if check.checked > 0 {
+            events.append("launch check: \(check.checked) pictures in the cache manifest, \(check.healthy) in Caches, "
+                          + "\(check.problems.count) missing")
         }
         return true
     }
@@ -65,29 +75,13 @@ final class PossessionsApp: AppDelegate {
     private func save(in container: AppContainer) throws {
         let data = try KeyedArchiver.archivedData(withRootObject: possessions)
         try container.writeAtomically(data, to: Self.archivePath)
-        _ = try rebuildMissingImages(in: container)
         let draft = possessions.map { "\($0.possessionName) ($\($0.valueInDollars))" }.joined(separator: "\n")
         try container.writeAtomically(Data(draft.utf8), to: Self.draftPath)
     }
 
-    /// Writes the picture of every possession whose picture is missing, and
-    /// returns their keys. A real app would fetch them again from the network;
-    /// the demo draws them from the possession's own data, so it needs none.
-    private func rebuildMissingImages(in container: AppContainer) throws -> [String] {
-        guard !possessions.isEmpty else { return [] }
-        try container.createDirectory(Self.imageDirectory)
-        var rebuilt: [String] = []
-        for possession in possessions {
-            let path = Self.imageDirectory + "/" + possession.imageKey + ".png"
-            guard !container.fileExists(path) else { continue }
-            try container.writeAtomically(Self.picture(of: possession), to: path)
-            rebuilt.append(possession.imageKey)
-        }
-        return rebuilt
-    }
-
-    /// A stand-in picture: a PNG signature followed by bytes derived from the
-    /// possession, large enough that the purge has something to free.
+    /// A stand-in picture, as the demo's content server serves it: a PNG
+    /// signature followed by bytes derived from the possession, large enough
+    /// that the purge has something to free.
     static func picture(of possession: Possession) -> Data {
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         // FNV-1a of the serial number seeds a xorshift, so the bytes are the same every run.

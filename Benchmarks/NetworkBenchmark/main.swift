@@ -1,0 +1,160 @@
+import CacheManifest
+import Container
+import FileSystem
+import Foundation
+import NetworkTransfers
+import NetworkConditions
+
+// Issue 15's benchmark (release build), each figure beside its anchor in
+// the same run:
+//   1. re-fetching 1,000 purged files of 10 KB to 1 MB from a loopback
+//      content-server process, against `curl --parallel` on the same files;
+//   2. the launch check of a 10,000-entry manifest;
+//   3. radio-on time of 100 small requests, coalesced against immediate.
+// Usage: network-benchmark CONTENT_SERVER_BINARY WORK_DIR [files=1000] [parallel=8]
+
+func now() -> Double { Date().timeIntervalSince1970 }
+func median(_ values: [Double]) -> Double { let s = values.sorted(); return s[s.count / 2] }
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel]")
+    exit(2)
+}
+let serverBinary = arguments[1]
+let work = URL(fileURLWithPath: arguments[2])
+let fileCount = arguments.count > 3 ? Int(arguments[3]) ?? 1000 : 1000
+let parallel = arguments.count > 4 ? Int(arguments[4]) ?? 8 : 8
+let served = work.appendingPathComponent("served")
+try FileSystemPaths.makeDirectories(atPath: served.path)
+
+// The files: sizes spread from 10 KB to 1 MB, fixed seed.
+struct LCG { var state: UInt64; mutating func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 } }
+var random = LCG(state: 15)
+var totalBytes = 0
+for index in 0..<fileCount {
+    let size = 10_000 + Int(random.next() % 990_001)
+    totalBytes += size
+    let path = served.appendingPathComponent("f\(index).bin").path
+    if (try? FileSystemPaths.status(atPath: path))?.size == UInt64(size) { continue }
+    var bytes = [UInt8](repeating: 0, count: size)
+    for i in stride(from: 0, to: size, by: 8) { bytes[i] = UInt8(truncatingIfNeeded: i &+ index) }
+    let data = Data(bytes)
+    try FileSystemPaths.writeAtomically(data, toPath: path, options: AtomicWriteOptions(durability: .none))
+}
+
+// The server: its own process, as for curl.
+let portFile = work.appendingPathComponent("port").path
+try? FileSystemPaths.removeFile(atPath: portFile)
+let server = Process()
+server.executableURL = URL(fileURLWithPath: serverBinary)
+server.arguments = ["--root", served.path, "--port", "0", "--port-file", portFile]
+server.standardOutput = FileHandle.nullDevice
+try server.run()
+var port = 0
+for _ in 0..<500 {
+    if let data = try? FileSystemPaths.readFile(atPath: portFile), let value = Int(String(decoding: data, as: UTF8.self)) { port = value; break }
+    usleep(20_000)
+}
+guard port > 0 else { print("the content server did not start"); server.terminate(); exit(1) }
+defer { kill(server.processIdentifier, SIGTERM); server.waitUntilExit() }
+let base = "http://127.0.0.1:\(port)/"
+print("files: \(fileCount), \(totalBytes) bytes, parallel \(parallel), server pid \(server.processIdentifier)")
+
+// 1. Re-fetch after a purge, against curl --parallel.
+let home = work.appendingPathComponent("home")
+try? FileSystemPaths.removeTree(atPath: home.path)
+let container = try AppContainer.create(at: home, bundleName: "Bench")
+let downloader = Downloader(configuration: DownloaderConfiguration(maxConnectionsPerHost: parallel))
+let cache = try CachedResources(container: container, downloader: downloader)
+let firstFetch = now()
+let problems = (0..<fileCount).map {
+    CacheProblem(path: "Library/Caches/f\($0).bin", url: base + "f\($0).bin", reason: .missing, expectedSize: 0)
+}
+let first = await cache.refetch(problems, concurrency: parallel)
+print(String(format: "first fetch (no manifest yet): %.3f s, %d fetched, %d failed", now() - firstFetch, first.fetched.count, first.failures.count))
+
+var ours: [Double] = [], curls: [Double] = []
+let curlDirectory = work.appendingPathComponent("curl")
+var config = ""
+for index in 0..<fileCount { config += "url = \"\(base)f\(index).bin\"\noutput = \"\(curlDirectory.path)/f\(index).bin\"\n" }
+let configPath = work.appendingPathComponent("curl.config").path
+try FileSystemPaths.writeAtomically(Data(config.utf8), toPath: configPath)
+for round in 0..<3 {
+    // Ours: purge Caches, launch check, re-fetch everything.
+    try container.removeItem("Library/Caches")
+    try container.createDirectory("Library/Caches")
+    let start = now()
+    let report = try await cache.restoreMissing(concurrency: parallel)
+    let elapsed = now() - start
+    guard report.isComplete, report.fetched.count == fileCount else { print("re-fetch incomplete: \(report.failures.count) failures"); exit(1) }
+    ours.append(elapsed)
+    // curl --parallel on the same files, same server, same parallelism.
+    try? FileSystemPaths.removeTree(atPath: curlDirectory.path)
+    try FileSystemPaths.makeDirectories(atPath: curlDirectory.path)
+    let curl = Process()
+    curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    curl.arguments = ["--silent", "--fail", "--parallel", "--parallel-max", String(parallel), "--config", configPath]
+    let curlStart = now()
+    try curl.run()
+    curl.waitUntilExit()
+    curls.append(now() - curlStart)
+    print(String(format: "round %d: ours %.3f s (%.0f MB/s), curl --parallel %.3f s (%.0f MB/s)", round, elapsed,
+                 Double(totalBytes) / elapsed / 1e6, curls.last!, Double(totalBytes) / curls.last! / 1e6))
+}
+let oursBest = ours.min()!, curlBest = curls.min()!
+print(String(format: "RESULT refetch: ours best %.3f s, curl best %.3f s, throughput ratio %.2fx of curl", oursBest, curlBest, curlBest / oursBest))
+
+// 2. The launch check of a 10,000-entry manifest.
+let checkHome = work.appendingPathComponent("check-home")
+try? FileSystemPaths.removeTree(atPath: checkHome.path)
+let checkContainer = try AppContainer.create(at: checkHome, bundleName: "Check")
+let manifest = try CacheManifest(container: checkContainer)
+try checkContainer.createDirectory("Library/Caches/tiles")
+for index in 0..<10_000 {
+    let path = "Library/Caches/tiles/t\(index / 100)/\(index).png"
+    if index % 100 == 0 { try checkContainer.createDirectory("Library/Caches/tiles/t\(index / 100)") }
+    try checkContainer.writeAtomically(Data(count: 64), to: path, durability: .none)
+    let info = try checkContainer.attributes(path)
+    try manifest.record(CachedResource(path: path, url: "http://example.invalid/\(index)", size: 64, sha256: "", fetchedAt: 0,
+                                       inode: Int64(info.inode), modifiedNanoseconds: info.modificationNanoseconds))
+}
+var checks: [Double] = []
+for _ in 0..<20 {
+    let start = now()
+    let report = try manifest.check()
+    checks.append(now() - start)
+    guard report.healthy == 10_000 else { print("check saw \(report.problems.count) problems"); exit(1) }
+}
+print(String(format: "RESULT launch check of 10,000 entries: median %.2f ms, best %.2f ms", median(checks) * 1000, checks.min()! * 1000))
+
+// 3. Radio-on time: 100 small requests, one every 10 s of simulated time,
+// sent at once against coalesced in 5-minute windows. Transfers run for
+// real; their measured spans are laid on the simulated timeline.
+let radio = RadioPowerModel(tail: RadioPowerModel.cellularTail)
+let small = (0..<100).map { DownloadRequest(url: URL(string: base + "f\($0 % fileCount).bin")!, destination: "Library/Caches/radio/\($0).bin") }
+let gap = 10.0, window = 300.0
+var immediateSpans: [ClosedRange<Double>] = []
+for (index, request) in small.enumerated() {
+    let start = now()
+    _ = try await downloader.download(request, into: container)
+    let arrival = Double(index) * gap
+    immediateSpans.append(arrival...(arrival + now() - start))
+}
+var coalescedSpans: [ClosedRange<Double>] = []
+var batchStart = 0
+while batchStart < small.count {
+    let windowEnd = (Double(batchStart) * gap / window).rounded(.down) * window + window
+    var batchEnd = batchStart
+    while batchEnd < small.count, Double(batchEnd) * gap < windowEnd { batchEnd += 1 }
+    let start = now()
+    let batch = TransferBatcher(downloader: downloader, container: container, window: .seconds(3600), maxBatch: batchEnd - batchStart)
+    await withTaskGroup(of: Void.self) { group in
+        for request in small[batchStart..<batchEnd] { group.addTask { _ = try? await batch.enqueue(request) } }
+    }
+    coalescedSpans.append(windowEnd...(windowEnd + now() - start))
+    batchStart = batchEnd
+}
+let immediateOn = radio.radioOnTime(for: immediateSpans), coalescedOn = radio.radioOnTime(for: coalescedSpans)
+print(String(format: "RESULT radio-on time (tail %.1f s): immediate %.1f s, coalesced %.1f s, %.1fx less", radio.tail, immediateOn, coalescedOn, immediateOn / coalescedOn))
+await downloader.shutdown()

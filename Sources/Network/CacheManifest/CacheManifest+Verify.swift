@@ -1,0 +1,84 @@
+import Container
+
+/// The thorough check, and pinning.
+extension CacheManifest {
+    /// ``check()``, then hashes every file that passed and every changed
+    /// one: a file whose SHA-256 differs is ``CacheProblem/Reason/corrupt``.
+    /// A changed file whose hash still matches is recorded afresh (its new
+    /// inode and time) and counts as healthy. `progress` gets (done, total).
+    public func verify(progress: ((Int, Int) -> Void)? = nil) throws(CacheManifestError) -> CacheCheckReport {
+        var report = try check()
+        let entries = try all()
+        let suspects = Set(report.problems.filter { $0.reason == .changed }.map(\.path))
+        let absent = Set(report.problems.filter { $0.reason != .changed }.map(\.path))
+        report.problems.removeAll { $0.reason == .changed }
+        report.healthy = 0
+        report.healthyBytes = 0
+        var done = 0
+        for entry in entries where !absent.contains(entry.path) {
+            let digest: String
+            do { digest = try ContentDigest.sha256(ofFileAt: entry.path, in: container) } catch {
+                throw CacheManifestError(.file, path: entry.path, "cannot read: \(error)")
+            }
+            if digest == entry.sha256 {
+                report.healthy += 1
+                report.healthyBytes += entry.size
+                if suspects.contains(entry.path) { try refreshIdentity(of: entry) }
+            } else {
+                report.problems.append(CacheProblem(path: entry.path, url: entry.url, reason: .corrupt,
+                                                    expectedSize: entry.size, foundSize: entry.size))
+            }
+            done += 1
+            progress?(done, entries.count - absent.count)
+        }
+        report.problems.sort { $0.path < $1.path }
+        return report
+    }
+
+    /// Records the inode and time the file has now, so the next quick
+    /// check trusts it.
+    public func refreshIdentity(of entry: CachedResource) throws(CacheManifestError) {
+        let info: ContainerFileInfo
+        do { info = try container.attributes(entry.path) } catch {
+            throw CacheManifestError(.file, path: entry.path, "cannot read attributes: \(error)")
+        }
+        var updated = entry
+        updated.inode = Int64(info.inode)
+        updated.modifiedNanoseconds = info.modificationNanoseconds
+        try record(updated)
+    }
+
+    /// Makes a recorded file must-keep, as the iOS 5.0.1 rules say for
+    /// data the user needs offline (the pilot's maps): it moves to
+    /// `Library/Application Support/Pinned/…` with the do-not-back-up flag,
+    /// so a purge cannot remove it and a backup does not carry it. Returns
+    /// the new entry.
+    @discardableResult
+    public func pin(path: String) throws(CacheManifestError) -> CachedResource {
+        guard var entry = try resource(atPath: path) else {
+            throw CacheManifestError(.notRecorded, path: path, "the manifest has no entry for this file")
+        }
+        if entry.pinned { return entry }
+        let cachesPrefix = ContainerDirectory.caches.relativePath + "/"
+        guard path.hasPrefix(cachesPrefix) else {
+            throw CacheManifestError(.invalidPath, path: path, "only files in Library/Caches can be pinned")
+        }
+        let destination = Self.pinnedDirectory + "/" + path.dropFirst(cachesPrefix.count)
+        do {
+            let parent = destination.split(separator: "/").dropLast().joined(separator: "/")
+            try container.createDirectory(parent)
+            try container.setExcludedFromBackup(true, at: Self.pinnedDirectory)
+            try container.replaceItem(at: destination, withItemAt: path)
+            try container.setExcludedFromBackup(true, at: destination)
+        } catch {
+            throw CacheManifestError(.file, path: path, "cannot move to \(destination): \(error)")
+        }
+        try write("pin \(path)") { db in
+            _ = try CachedResource.deleteOne(db, key: path)
+            entry.path = destination
+            entry.pinned = true
+            try entry.save(db)
+        }
+        return entry
+    }
+}
