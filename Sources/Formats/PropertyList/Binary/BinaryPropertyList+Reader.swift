@@ -50,10 +50,7 @@ struct BinaryObjectDecoder {
     let base: UnsafeRawPointer
     /// Objects live in `8 ..< objectAreaEnd`; the offset table starts there.
     let objectAreaEnd: Int
-    let offsetIntSize: Int
-    let refSize: Int
-    let objectCount: Int
-    let maximumDepth: Int
+    let offsetIntSize, refSize, objectCount, maximumDepth: Int
     /// Per object: `notVisited`, `inProgress` (on the current path, so a
     /// reference to it is a cycle) or an index into `cachedValues`.
     var state: [Int32]
