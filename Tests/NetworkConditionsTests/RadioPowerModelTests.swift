@@ -73,6 +73,7 @@ import Testing
     }
 
     @Test func theTailsAreTheMeasuredOnes() {
+        #expect(RadioPowerModel().tail == RadioPowerModel.Tail.lte)
         #expect(RadioPowerModel(route: .cellular).tail == RadioPowerModel.Tail.lte)
         #expect(RadioPowerModel(route: .wifi).tail == RadioPowerModel.Tail.wifi)
         #expect(RadioPowerModel.Tail.lte > 5 && RadioPowerModel.Tail.lte < 15)

@@ -43,9 +43,10 @@ public struct NetworkUnavailable: Error, Sendable, Equatable, Hashable, Codable,
             return "the network is unavailable: airplane mode is on (turn it off, or turn Wi-Fi back on)"
         case .wifiOffByTimer:
             return "the network is unavailable: iOS turned the Wi-Fi hardware off after 30 minutes because no running app "
-                + "requires persistent Wi-Fi, and cellular data is off"
+                + "requires persistent Wi-Fi, and there is no cellular data (switched off, or airplane mode)"
         case .deviceLocked:
-            return "the network is unavailable: the device is locked, so it has no Wi-Fi connection, and cellular data is off"
+            return "the network is unavailable: the device is locked, so it has no Wi-Fi connection, "
+                + "and there is no cellular data (switched off, or airplane mode)"
         case .noRoute:
             return "the network is unavailable: Wi-Fi and cellular data are both turned off"
         }

@@ -61,6 +61,11 @@ public struct RadioPowerModel: Codable, Sendable, Equatable, Hashable {
     /// The transfers recorded, in the order they were recorded.
     public private(set) var transfers: [Transfer] = []
 
+    /// A model with the cellular (LTE) tail, the one batching saves most on.
+    public init() {
+        self.init(route: .cellular)
+    }
+
     /// A model with the measured tail of `route` (``Tail/for(_:)``).
     public init(route: NetworkRoute) {
         tail = Tail.for(route)
