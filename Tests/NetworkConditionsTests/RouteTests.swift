@@ -80,10 +80,12 @@ import PropertyList
         }
     }
 
-    @Test func routeAtTakesTheTimeGiven() {
+    @Test func routeAtTakesTheTimeGiven() throws {
         let network = DeviceNetwork()
         #expect(network.route(at: 1799) == .success(.wifi))
         #expect(network.route(at: 1800).unavailable?.reason == .wifiOffByTimer)
+        #expect(try network.requireRoute(at: 1799) == .wifi)
+        #expect(throws: NetworkUnavailable.self) { try network.requireRoute(at: 1800) }
     }
 
     @Test func theConditionsRoundTripThroughCodable() throws {

@@ -13,6 +13,12 @@ extension DeviceNetwork {
         return .failure(unavailable(at: now))
     }
 
+    /// ``route(at:)`` as a throwing call, for code that stops when the
+    /// network is down: `let route = try network.requireRoute(at: now)`.
+    public func requireRoute(at now: Double) throws(NetworkUnavailable) -> NetworkRoute {
+        try route(at: now).get()
+    }
+
     /// ``route(at:)`` at the clock's current time.
     public var currentRoute: Result<NetworkRoute, NetworkUnavailable> {
         route(at: clock.now)

@@ -5,11 +5,11 @@ import NetworkConditions
 extension Device {
     /// The device's radio conditions now: Wi-Fi, cellular data, airplane
     /// mode, the lock, the Wi-Fi power timer and the network clock, kept in
-    /// `network.plist` (a new device's are ``DeviceNetwork/init(wifiEnabled:cellularEnabled:airplaneMode:locked:clock:)``'s
-    /// defaults).
+    /// `network.plist` (a new device has `DeviceNetwork()`'s defaults: Wi-Fi
+    /// on, no cellular data, the clock at 0).
     ///
     /// Reading brings the stored conditions up to date first (and saves
-    /// them if that changed anything): ``DeviceNetwork/locked`` is the
+    /// them if that changed anything): `DeviceNetwork.locked` is the
     /// device's lock (``isLocked``), and apps that held the Wi-Fi timer but
     /// no longer run release it, the timer re-arming then. Because the
     /// network clock moves only through ``updateNetwork(_:)``, which does the
@@ -21,7 +21,7 @@ extension Device {
     /// Changes the radio conditions under the device lock: reads them
     /// (brought up to date as ``network`` says), runs `body`, and writes
     /// them back atomically if they changed. Locking or unlocking in `body`
-    /// (``DeviceNetwork/setLocked(_:)``) locks or unlocks the device.
+    /// (`DeviceNetwork.setLocked(_:)`) locks or unlocks the device.
     ///
     /// ```swift
     /// try device.updateNetwork { network in
