@@ -51,6 +51,16 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fixture.device.root.appendingPathComponent("network.plist").path))
     }
 
+    @Test func eraseResetsTheConditions() throws {
+        let fixture = try DeviceFixture("network")
+        try fixture.device.updateNetwork { network in
+            network.setAirplaneMode(true)
+            try network.advance(by: 60)
+        }
+        try fixture.device.erase()
+        #expect(try fixture.device.network == DeviceNetwork())
+    }
+
     @Test func theClockAdvancesAndTheTimerFires() throws {
         let fixture = try DeviceFixture("network")
         try fixture.device.advanceNetworkClock(by: halfHour - 1)
