@@ -8,6 +8,7 @@ import PackageDescription
 //   Formats:   PropertyList, KeyedArchive
 //   Storage:   Container, Keychain, Preferences
 //   Backup:    MobileBackup (the format; no Container, no Keychain)
+//   Network:   NetworkConditions (the device's radio conditions; no NIO)
 //   System:    Launch, Device
 //   CLI:       SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
 // The graph is drawn once, in docs/ARCHITECTURE.md.
@@ -22,6 +23,7 @@ let package = Package(
         .library(name: "Preferences", targets: ["Preferences"]),
         .library(name: "Container", targets: ["Container"]),
         .library(name: "MobileBackup", targets: ["MobileBackup"]),
+        .library(name: "NetworkConditions", targets: ["NetworkConditions"]),
         .library(name: "Launch", targets: ["Launch"]),
         .library(name: "Device", targets: ["Device"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
@@ -107,6 +109,14 @@ let package = Package(
             path: "Sources/Backup/MobileBackup"
         ),
         .target(
+            // The device's radio conditions (Wi-Fi, cellular, airplane mode,
+            // lock, the Wi-Fi power timer) and the radio power model: pure
+            // values, no NIO, so Device can depend on them.
+            name: "NetworkConditions",
+            dependencies: ["PropertyList"],
+            path: "Sources/Network/NetworkConditions"
+        ),
+        .target(
             // Landlock and the trampoline's body, without Foundation (so the
             // trampoline starts in milliseconds); re-exported by Launch.
             name: "LaunchCore",
@@ -126,7 +136,7 @@ let package = Package(
         .target(
             name: "Device",
             dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch", "MobileBackup",
-                           "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
+                           "NetworkConditions", "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
             path: "Sources/System/Device"
         ),
         .target(
@@ -140,6 +150,7 @@ let package = Package(
                 "Device",
                 "Launch",
                 "MobileBackup",
+                "NetworkConditions",
                 "FileSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -275,7 +286,7 @@ let package = Package(
         .testTarget(
             name: "DeviceTests",
             dependencies: ["TestSupport", "Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker",
-                           "Launch", "sandbox-confine", "escape-probe", "MobileBackup", "FileSystem", "swap-racer",
+                           "Launch", "sandbox-confine", "escape-probe", "MobileBackup", "NetworkConditions", "FileSystem", "swap-racer",
                            .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/DeviceTests"
         ),
@@ -287,10 +298,18 @@ let package = Package(
             path: "Tests/MobileBackupTests"
         ),
         .testTarget(
+            // The Wi-Fi timer, airplane mode and its alert, routes, the radio
+            // power model, on a controlled clock.
+            name: "NetworkConditionsTests",
+            dependencies: ["TestSupport", "NetworkConditions", "PropertyList"],
+            path: "Tests/NetworkConditionsTests"
+        ),
+        .testTarget(
             name: "SandboxCLITests",
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
-            dependencies: ["TestSupport", "SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup"],
+            dependencies: ["TestSupport", "SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup",
+                           "NetworkConditions"],
             path: "Tests/SandboxCLITests"
         ),
     ]

@@ -13,7 +13,7 @@ public struct SandboxCommand: ParsableCommand {
         subcommands: [PlistCommand.self, ArchiveCommand.self, KeychainCommand.self, DefaultsCommand.self,
                       DeviceCommand.self, InstallCommand.self, UpdateCommand.self, UninstallCommand.self,
                       ListAppsCommand.self, ContainerCommand.self, PurgeCommand.self,
-                      LaunchCommand.self, TerminateCommand.self, BackupCommand.self, DemoCommand.self]
+                      LaunchCommand.self, TerminateCommand.self, NetworkCommand.self, BackupCommand.self, DemoCommand.self]
     )
 
     /// Creates the command; ArgumentParser fills it in from the arguments.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Device
 import Foundation
 import Launch
+import NetworkConditions
 
 /// `sandbox launch [--wait] <bundle id> [args…]`: starts an installed app's
 /// executable inside its sandbox, as `simctl launch` does.
@@ -14,6 +15,16 @@ struct LaunchCommand: ParsableCommand {
             Where the kernel has Landlock it can read the system and its bundle and write only its Documents, \
             Library and tmp; elsewhere it runs unconfined after a warning. Options go before the bundle \
             identifier; everything after it is passed to the app. The bundle must still match its seal.
+
+            The launch honours the network conditions (sandbox network): an app whose Info.plist sets \
+            UIRequiresPersistentWiFi to true holds the Wi-Fi power timer while it runs, and the \
+            airplane-mode alert is shown (on standard error; airplaneModeAlert with --json) when such \
+            an app launches in airplane mode and Wi-Fi was not turned back on.
+
+            Examples:
+              sandbox launch com.example.notes
+              sandbox launch --wait --device ci com.example.notes --verbose
+              sandbox launch --json com.example.maps
             """)
 
     @Flag(help: "Wait for the app to exit; exit with its status (128 + signal if a signal ended it).")
@@ -39,6 +50,10 @@ struct LaunchCommand: ParsableCommand {
             launchOptions.confinement = confinement.mode
             let app = try device.launch(bundleID, arguments: arguments, options: launchOptions)
             if !options.json { try CommandRunner.print("\(bundleID): \(app.pid)\n") }
+            if app.network.airplaneModeAlert {
+                let name = (try? device.app(bundleID).bundle.info.displayName) ?? nil
+                FileOutput.writeToStandardError("Alert: \(NetworkLaunchReport.alertText(appName: name ?? bundleID))\n")
+            }
             var exit: ExitStatus?
             if wait {
                 exit = try app.process.wait()
@@ -47,7 +62,8 @@ struct LaunchCommand: ParsableCommand {
             }
             if options.json {
                 try options.output(json: LaunchSummary(bundleID: bundleID, pid: app.pid, confined: app.confined,
-                                                       exitStatus: exit?.shellStatus), text: "")
+                                                       airplaneModeAlert: app.network.airplaneModeAlert,
+                                                       network: app.network, exitStatus: exit?.shellStatus), text: "")
             }
         }
         if status != 0 { throw ExitCode(status) }
@@ -100,6 +116,10 @@ struct LaunchSummary: Encodable {
     var bundleID: String
     var pid: Int32
     var confined: Bool
+    /// Whether the system showed the airplane-mode alert at launch.
+    var airplaneModeAlert: Bool
+    /// The radio conditions at launch: the alert, the Wi-Fi timer hold, the route.
+    var network: NetworkLaunchReport
     /// The exit status with `--wait` (128 + signal for a signal).
     var exitStatus: Int32?
 }

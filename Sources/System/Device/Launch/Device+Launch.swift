@@ -1,6 +1,7 @@
 import Container
 import Foundation
 import Launch
+import NetworkConditions
 
 extension Device {
     /// Starts an installed app's executable as its own process, inside its
@@ -14,6 +15,11 @@ extension Device {
     /// refused. The run is recorded under `run/`, so ``isRunning(_:)``,
     /// purge, update and uninstall see the app running until it ends
     /// (``terminate(_:timeout:)``, or `wait`).
+    ///
+    /// The launch honours the device's radio conditions (``network``): the
+    /// result's ``AppProcess/network`` says whether the airplane-mode alert
+    /// is shown, and an app whose `Info.plist` has `UIRequiresPersistentWiFi`
+    /// true holds the Wi-Fi power timer until it ends.
     ///
     /// - Parameters:
     ///   - wait: wait for the process to end; its status is in the result's
@@ -41,15 +47,18 @@ extension Device {
         launch.standardError = options.standardError
         launch.printsWarnings = options.printsWarnings
         let process = try launch.start()
+        let network: NetworkLaunchReport
         do {
             try writeRunRecord(RunRecord(bundleID: bundleID, pid: process.pid, state: .active, kind: "process"))
+            network = try recordNetworkLaunch(of: app)
         } catch {
             // Never leave a process the device does not know about.
             try? process.terminate(.kill)
             _ = try? process.wait()
+            removeRunRecord(bundleID)
             throw error
         }
-        var result = AppProcess(bundleID: bundleID, process: process)
+        var result = AppProcess(bundleID: bundleID, process: process, network: network)
         if wait {
             result.exitStatus = try process.wait()
             removeRunRecord(bundleID)

@@ -1,5 +1,6 @@
 import Foundation
 import Launch
+import NetworkConditions
 
 /// How ``Device/launch(_:arguments:environment:wait:options:)`` starts an
 /// app's executable, beyond its arguments.
@@ -30,6 +31,9 @@ public struct AppProcess: Sendable {
     public var bundleID: String
     /// The process: its pid, confinement, and `wait` / `terminate`.
     public var process: LaunchedProcess
+    /// What the radio conditions meant for the launch: the airplane-mode
+    /// alert, the Wi-Fi timer hold, the route.
+    public var network: NetworkLaunchReport
     /// How it ended, when the launch waited for it.
     public var exitStatus: ExitStatus?
 

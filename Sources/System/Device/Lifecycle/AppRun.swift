@@ -1,5 +1,6 @@
 import Foundation
 import Launch
+import NetworkConditions
 import Preferences
 import PropertyList
 
@@ -30,6 +31,9 @@ public final class AppRun {
     public private(set) var state: AppState = .notRunning
     /// The context, from launch until terminate.
     public private(set) var context: AppContext?
+    /// What the radio conditions meant for the last launch (the
+    /// airplane-mode alert, the Wi-Fi timer hold), from launch on.
+    public private(set) var network: NetworkLaunchReport?
 
     init(bundleID: String, device: Device, delegate: any AppDelegate) {
         self.bundleID = bundleID
@@ -38,8 +42,9 @@ public final class AppRun {
     }
 
     /// Launches the app: opens its container, preferences (with the launch
-    /// arguments), keychain and saved state, records it as running, and
-    /// calls `didFinishLaunchingWithOptions`. The app is then inactive.
+    /// arguments), keychain and saved state, records it as running (and in
+    /// the radio conditions: ``network``), and calls
+    /// `didFinishLaunchingWithOptions`. The app is then inactive.
     ///
     /// - Throws: ``DeviceError/Code/appRunning`` if the app already runs
     ///   (here or in another process); `invalidTransition` unless not running.
@@ -64,6 +69,7 @@ public final class AppRun {
         try move(to: .inactive)
         LiveRuns.shared.add(self)
         do {
+            network = try device.recordNetworkLaunch(of: app)
             _ = try delegate.application(context, didFinishLaunchingWithOptions: options)
         } catch {
             end()

@@ -6,6 +6,7 @@ import Foundation
 /// device.plist                         identity, capacity, thresholds
 /// applications.plist                   the registry: installed apps, app groups
 /// journal.plist                        a committed update/uninstall being finished
+/// network.plist                        the radio conditions and the network clock
 /// .device.lock                         flock serializing changes
 /// Secrets/device-secret                the keychain's device secret
 /// Keychains/keychain-2.db              the keychain store
@@ -21,6 +22,7 @@ struct DeviceLayout: Sendable {
     var devicePlist: URL { root.appendingPathComponent("device.plist") }
     var registry: URL { root.appendingPathComponent("applications.plist") }
     var journal: URL { root.appendingPathComponent("journal.plist") }
+    var networkPlist: URL { root.appendingPathComponent("network.plist") }
     var lockFile: URL { root.appendingPathComponent(".device.lock") }
     var secrets: URL { root.appendingPathComponent("Secrets", isDirectory: true) }
     var secretFile: URL { secrets.appendingPathComponent("device-secret") }
