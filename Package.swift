@@ -237,7 +237,8 @@ let package = Package(
         .testTarget(
             name: "ContainerTests",
             dependencies: ["TestSupport", "Container", "FileSystem", "PropertyList", "container-crash-writer",
-                           .product(name: "SystemPackage", package: "swift-system")],
+                           .product(name: "SystemPackage", package: "swift-system"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/ContainerTests"
         ),
         .executableTarget(
