@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import SystemPackage
 
 /// Moves everything in an app's `Documents` to `Library/Caches`, or to
 /// `Library/Application Support` with the do-not-back-up flag, as the iOS 5
@@ -58,10 +59,18 @@ public struct ContainerMigration: Sendable {
     }
 
     /// Where an interrupted job stands, or nil when none is pending.
+    /// Changes nothing in the container.
     public func pendingProgress() throws(MigrationError) -> MigrationProgress? {
-        let bases = try openBases()
-        defer { bases.close() }
-        guard let (plan, state) = try bases.journal.load() else { return nil }
+        let directory: FileDescriptor
+        do throws(FileSystemError) {
+            guard let opened = try DirectoryCursor.open(MigrationJournal.directoryPath, in: container.directory.root.descriptor,
+                                                        creating: false, flushing: false) else { return nil }
+            directory = opened
+        } catch {
+            throw MigrationError(ContainerError(error, path: MigrationJournal.directoryPath, "open the migration journal"))
+        }
+        defer { directory.closeQuietly() }
+        guard let (plan, state) = try MigrationJournal(directory: directory, durability: durability).load() else { return nil }
         return progress(plan, completed: state.completed, lastPath: "")
     }
 

@@ -33,7 +33,7 @@ extension ContainerMigration {
     /// if missing, and flagged do-not-back-up: a journal is no use in a backup).
     func openBases() throws(MigrationError) -> MigrationBases {
         let root = container.directory.root.descriptor
-        let journalPath = ContainerDirectory.applicationSupport.relativePath + "/" + MigrationJournal.directoryName
+        let journalPath = MigrationJournal.directoryPath
         let source = try open(Self.source, in: root, creating: false, "open the migration's source")
         let destination: FileDescriptor
         let journalDirectory: FileDescriptor

@@ -20,6 +20,8 @@ import PropertyList
 /// items after it are reconciled with the disk when the job resumes.
 struct MigrationJournal {
     static let directoryName = ".com.apple.sandbox.migration"
+    /// The container-relative path of the journal's directory.
+    static let directoryPath = ContainerDirectory.applicationSupport.relativePath + "/" + directoryName
     static let planName = "plan.plist"
     static let stateName = "state.plist"
     static let lockSubject = "migration"
@@ -80,7 +82,7 @@ struct MigrationJournal {
     // MARK: Files
 
     static func path(_ name: String) -> String {
-        ContainerDirectory.applicationSupport.relativePath + "/" + directoryName + "/" + name
+        directoryPath + "/" + name
     }
 
     private func read(_ name: String) throws(MigrationError) -> Data? {
