@@ -15,10 +15,14 @@ extension Device {
     /// purge, update and uninstall see the app running until it ends
     /// (``terminate(_:timeout:)``, or `wait`).
     ///
+    /// With a watchdog (``ProcessLaunchOptions/watchdog``) the call returns
+    /// once the app says it finished launching, or kills it past the limit.
+    ///
     /// - Parameters:
     ///   - wait: wait for the process to end; its status is in the result's
     ///     `exitStatus` and the run record is removed.
-    /// - Throws: ``DeviceError`` `notInstalled`, `appRunning`, `sealMismatch`;
+    /// - Throws: ``DeviceError`` `notInstalled`, `appRunning`, `sealMismatch`,
+    ///   `watchdogTimeout`;
     ///   `LaunchError` when the process cannot start (no trampoline, exec
     ///   refused, `.required` confinement without Landlock).
     public func launch(_ bundleID: String, arguments: [String] = [], environment: [String: String] = [:],
@@ -29,6 +33,8 @@ extension Device {
         }
         try verifySealBeforeLaunch(app)
         try protectSecrets()
+        var environment = environment
+        let watchdog = try armWatchdog(options.watchdog, for: app, environment: &environment)
         var launch = ConfinedLaunch.app(
             executable: app.bundleContainer.appendingPathComponent(app.bundle.info.executable),
             bundle: app.bundleContainer, container: app.dataContainerURL,
@@ -49,6 +55,7 @@ extension Device {
             _ = try? process.wait()
             throw error
         }
+        if let watchdog { try awaitLaunchFinished(process, bundleID: bundleID, watchdog) }
         var result = AppProcess(bundleID: bundleID, process: process)
         if wait {
             result.exitStatus = try process.wait()
