@@ -131,6 +131,16 @@ import Testing
         #expect(try home.run(["migrate", "com.example.notes", "--to", "nowhere", "--device", device]).status == 64)
     }
 
+    @Test func theLaunchWatchdogLimitIsShownSetAndReset() throws {
+        let home = try Home()
+        #expect(try home.run(["device", "create", "default"]).status == 0)
+        #expect(try home.run(["device", "watchdog"]).output == "launch watchdog: 20 s\n")
+        #expect(try json(try home.run(["device", "watchdog", "0.5", "--json"]))["launchWatchdogLimit"]?.realValue == 0.5)
+        #expect(try home.run(["device", "watchdog"]).output == "launch watchdog: 0.5 s\n")
+        #expect(try home.run(["device", "watchdog", "default"]).output == "launch watchdog: 20 s\n")
+        #expect(try home.run(["device", "watchdog", "-3"]).status == 64)
+    }
+
     @Test func lockUnlockEraseAndBoot() throws {
         let home = try Home()
         #expect(try home.run(["device", "create", "default"]).status == 0)
