@@ -248,7 +248,8 @@ let package = Package(
         .testTarget(
             name: "ContainerTests",
             dependencies: ["TestSupport", "Container", "FileSystem", "PropertyList", "container-crash-writer",
-                           .product(name: "SystemPackage", package: "swift-system")],
+                           .product(name: "SystemPackage", package: "swift-system"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/ContainerTests"
         ),
         .executableTarget(

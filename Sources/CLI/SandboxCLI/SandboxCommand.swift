@@ -12,7 +12,7 @@ public struct SandboxCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [PlistCommand.self, ArchiveCommand.self, KeychainCommand.self, DefaultsCommand.self,
                       DeviceCommand.self, InstallCommand.self, UpdateCommand.self, UninstallCommand.self,
-                      ListAppsCommand.self, ContainerCommand.self, PurgeCommand.self,
+                      ListAppsCommand.self, ContainerCommand.self, PurgeCommand.self, MigrateCommand.self,
                       LaunchCommand.self, TerminateCommand.self, NetworkCommand.self, BackupCommand.self, DemoCommand.self]
     )
 

@@ -21,10 +21,16 @@ struct LaunchCommand: ParsableCommand {
             airplane-mode alert is shown (on standard error; airplaneModeAlert with --json) when such \
             an app launches in airplane mode and Wi-Fi was not turned back on.
 
+
+            With --watchdog the launch is timed as iOS's watchdog does: the app says it finished launching \
+            by creating the file $SANDBOX_LAUNCH_FINISHED names; past the limit it is killed and the kill \
+            is reported (sandbox launch exits 1 with the report's line).
+
             Examples:
               sandbox launch com.example.notes
               sandbox launch --wait --device ci com.example.notes --verbose
               sandbox launch --json com.example.maps
+              sandbox launch --watchdog 20 com.example.notes
             """)
 
     @Flag(help: "Wait for the app to exit; exit with its status (128 + signal if a signal ended it).")
@@ -33,6 +39,11 @@ struct LaunchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("automatic (confine where the kernel can), required (refuse to run unconfined) or off.",
                                valueName: "mode"))
     var confinement: ConfinementChoice = .automatic
+
+    @Option(help: ArgumentHelp("Kill the app (SIGKILL, reported as 0x8badf00d) unless it creates the file "
+                               + "$SANDBOX_LAUNCH_FINISHED names within this many seconds, or the device's limit "
+                               + "(20 s unless set) with 'device'.", valueName: "seconds|device"))
+    var watchdog: WatchdogChoice?
 
     @OptionGroup var options: DeviceOptions
 
@@ -48,6 +59,7 @@ struct LaunchCommand: ParsableCommand {
             let device = try options.open()
             var launchOptions = ProcessLaunchOptions()
             launchOptions.confinement = confinement.mode
+            launchOptions.watchdog = watchdog?.watchdog ?? .off
             let app = try device.launch(bundleID, arguments: arguments, options: launchOptions)
             if !options.json { try CommandRunner.print("\(bundleID): \(app.pid)\n") }
             if app.network.airplaneModeAlert {
@@ -122,4 +134,15 @@ struct LaunchSummary: Encodable {
     var network: NetworkLaunchReport
     /// The exit status with `--wait` (128 + signal for a signal).
     var exitStatus: Int32?
+}
+
+/// `--watchdog`: seconds, or `device` for the device's limit.
+struct WatchdogChoice: ExpressibleByArgument {
+    let watchdog: ProcessWatchdog
+
+    init?(argument: String) {
+        if argument == "device" { watchdog = .device; return }
+        guard let seconds = Double(argument), seconds > 0, seconds.isFinite else { return nil }
+        watchdog = .seconds(seconds)
+    }
 }

@@ -20,11 +20,14 @@ extension Device {
     /// result's ``AppProcess/network`` says whether the airplane-mode alert
     /// is shown, and an app whose `Info.plist` has `UIRequiresPersistentWiFi`
     /// true holds the Wi-Fi power timer until it ends.
+    /// With a watchdog (``ProcessLaunchOptions/watchdog``) the call returns
+    /// once the app says it finished launching, or kills it past the limit.
     ///
     /// - Parameters:
     ///   - wait: wait for the process to end; its status is in the result's
     ///     `exitStatus` and the run record is removed.
-    /// - Throws: ``DeviceError`` `notInstalled`, `appRunning`, `sealMismatch`;
+    /// - Throws: ``DeviceError`` `notInstalled`, `appRunning`, `sealMismatch`,
+    ///   `watchdogTimeout`;
     ///   `LaunchError` when the process cannot start (no trampoline, exec
     ///   refused, `.required` confinement without Landlock).
     public func launch(_ bundleID: String, arguments: [String] = [], environment: [String: String] = [:],
@@ -35,6 +38,8 @@ extension Device {
         }
         try verifySealBeforeLaunch(app)
         try protectSecrets()
+        var environment = environment
+        let watchdog = try armWatchdog(options.watchdog, for: app, environment: &environment)
         var launch = ConfinedLaunch.app(
             executable: app.bundleContainer.appendingPathComponent(app.bundle.info.executable),
             bundle: app.bundleContainer, container: app.dataContainerURL,
@@ -58,6 +63,7 @@ extension Device {
             removeRunRecord(bundleID)
             throw error
         }
+        if let watchdog { try awaitLaunchFinished(process, bundleID: bundleID, watchdog) }
         var result = AppProcess(bundleID: bundleID, process: process, network: network)
         if wait {
             result.exitStatus = try process.wait()

@@ -15,6 +15,7 @@ import Foundation
 /// Containers/Shared/AppGroup/<UUID>/
 /// System/                              read-only local and system domains
 /// run/<bundle id>.plist                running-app records
+/// run/launches/<bundle id>.plist       each app's last launch report (the watchdog's kills)
 /// ```
 struct DeviceLayout: Sendable {
     let root: URL
@@ -38,6 +39,8 @@ struct DeviceLayout: Sendable {
     func dataContainer(_ uuid: String) -> URL { dataApplications.appendingPathComponent(uuid, isDirectory: true) }
     func groupContainer(_ uuid: String) -> URL { appGroups.appendingPathComponent(uuid, isDirectory: true) }
     func runRecord(_ bundleID: String) -> URL { run.appendingPathComponent(bundleID + ".plist") }
+    var launchReports: URL { run.appendingPathComponent("launches", isDirectory: true) }
+    func launchReport(_ bundleID: String) -> URL { launchReports.appendingPathComponent(bundleID + ".plist") }
 
     /// The directories of the system domains, created with the device.
     static let systemDirectories = ["Applications", "Library/Preferences", "Library/Caches", "System/Library/CoreServices",
