@@ -8,6 +8,7 @@ import PackageDescription
 //   Formats:   PropertyList, KeyedArchive
 //   Storage:   Container, Keychain, Preferences
 //   Backup:    MobileBackup (the format; no Container, no Keychain)
+//   Network:   NetworkConditions (the device's radio conditions; no NIO)
 //   System:    Launch, Device
 //   CLI:       SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
 // The graph is drawn once, in docs/ARCHITECTURE.md.
@@ -22,6 +23,7 @@ let package = Package(
         .library(name: "Preferences", targets: ["Preferences"]),
         .library(name: "Container", targets: ["Container"]),
         .library(name: "MobileBackup", targets: ["MobileBackup"]),
+        .library(name: "NetworkConditions", targets: ["NetworkConditions"]),
         .library(name: "Launch", targets: ["Launch"]),
         .library(name: "Device", targets: ["Device"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
@@ -110,6 +112,14 @@ let package = Package(
             path: "Sources/Backup/MobileBackup"
         ),
         .target(
+            // The device's radio conditions (Wi-Fi, cellular, airplane mode,
+            // lock, the Wi-Fi power timer) and the radio power model: pure
+            // values, no NIO, so Device can depend on them.
+            name: "NetworkConditions",
+            dependencies: ["PropertyList"],
+            path: "Sources/Network/NetworkConditions"
+        ),
+        .target(
             // Landlock and the trampoline's body, without Foundation (so the
             // trampoline starts in milliseconds); re-exported by Launch.
             name: "LaunchCore",
@@ -125,13 +135,6 @@ let package = Package(
             name: "sandbox-confine",
             dependencies: ["LaunchCore"],
             path: "Sources/Platform/sandbox-confine"
-        ),
-        .target(
-            // The device's radio conditions (no NIO): Wi-Fi, cellular,
-            // airplane mode, lock, the Wi-Fi power timer, the radio model.
-            name: "NetworkConditions",
-            dependencies: ["FileSystem", "PropertyList"],
-            path: "Sources/Network/NetworkConditions"
         ),
         .target(
             // The durable list of what an app downloaded into Caches (no
@@ -180,7 +183,7 @@ let package = Package(
         .target(
             name: "Device",
             dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch", "MobileBackup",
-                           "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
+                           "NetworkConditions", "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
             path: "Sources/System/Device"
         ),
         .target(
@@ -194,6 +197,7 @@ let package = Package(
                 "Device",
                 "Launch",
                 "MobileBackup",
+                "NetworkConditions",
                 "FileSystem",
                 "CacheManifest",
                 "NetworkTransfers",
@@ -210,7 +214,17 @@ let package = Package(
             // sandbox-confine too, so `swift run sandbox launch …` builds the
             // trampoline `sandbox launch` spawns (found beside this program).
             dependencies: ["SandboxCLI", "sandbox-confine"],
-            path: "Sources/CLI/sandbox"
+            path: "Sources/CLI/sandbox",
+            // A command is a short process: loading some twenty shared Swift
+            // and Foundation libraries (their relocations and symbol look-ups)
+            // was a third of its start (issue 14). The release build links
+            // them in; Foundation's static archives name the libraries they
+            // need only in their static modules, so they are named here.
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
+                              "-l_FoundationCollections"],
+                             .when(platforms: [.linux], configuration: .release)),
+            ]
         ),
         .executableTarget(
             name: "plist-benchmark",
@@ -295,7 +309,8 @@ let package = Package(
         .testTarget(
             name: "ContainerTests",
             dependencies: ["TestSupport", "Container", "FileSystem", "PropertyList", "container-crash-writer",
-                           .product(name: "SystemPackage", package: "swift-system")],
+                           .product(name: "SystemPackage", package: "swift-system"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/ContainerTests"
         ),
         .executableTarget(
@@ -333,7 +348,7 @@ let package = Package(
         .testTarget(
             name: "DeviceTests",
             dependencies: ["TestSupport", "Device", "Container", "Keychain", "Preferences", "PropertyList", "KeyedArchive", "device-crash-worker",
-                           "Launch", "sandbox-confine", "escape-probe", "MobileBackup", "FileSystem", "swap-racer",
+                           "Launch", "sandbox-confine", "escape-probe", "MobileBackup", "NetworkConditions", "FileSystem", "swap-racer",
                            .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/DeviceTests"
         ),
@@ -367,10 +382,18 @@ let package = Package(
             path: "Tests/NetworkTests"
         ),
         .testTarget(
+            // The Wi-Fi timer, airplane mode and its alert, routes, the radio
+            // power model, on a controlled clock.
+            name: "NetworkConditionsTests",
+            dependencies: ["TestSupport", "NetworkConditions", "PropertyList"],
+            path: "Tests/NetworkConditionsTests"
+        ),
+        .testTarget(
             name: "SandboxCLITests",
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
-            dependencies: ["TestSupport", "SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup"],
+            dependencies: ["TestSupport", "SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup",
+                           "NetworkConditions"],
             path: "Tests/SandboxCLITests"
         ),
     ]

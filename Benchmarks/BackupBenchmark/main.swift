@@ -1,6 +1,7 @@
 // backup-benchmark: our MobileBackup writer and reader next to restic and borg
 // on one generated app tree (10,000 files, ≈ 1 GB of random bytes).
 // Usage: backup-benchmark [--files N] [--work DIR] [--keep] [--ours-only] [--ours-first] [--concurrency N]
+//        backup-benchmark --manifest-rows N [--work DIR] [--keep]   (open, extract, restore of an N-row manifest)
 // Not run in CI. Results go in docs/PERFORMANCE.md ("Backup").
 import Container
 import FileSystem
@@ -15,6 +16,10 @@ func option(_ name: String) -> String? {
 let fileCount = Int(option("--files") ?? "") ?? 10_000
 let work = URL(fileURLWithPath: option("--work") ?? FileManager.default.temporaryDirectory.appendingPathComponent("backup-benchmark").path)
 let keep = arguments.contains("--keep")
+if let rows = option("--manifest-rows").flatMap({ Int($0) }) {
+    try ManifestScaleBenchmark(rows: rows, work: work, keep: keep).run()
+    exit(0)
+}
 let onlyOurs = arguments.contains("--ours-only")
 
 /// Flushes what earlier steps left dirty, so no step pays for another's write-back.

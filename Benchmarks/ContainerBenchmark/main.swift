@@ -7,6 +7,8 @@ import Foundation
 // Build in release mode: `swift build -c release --product container-benchmark`.
 // Usage: container-benchmark [rounds] [directory]   (directory: where the
 // temporary container goes; default the system's temporary directory)
+//        container-benchmark migrate [files] [rounds] [directory]
+//        (the Documents migration against FileManager.moveItem per file)
 
 let arguments = CommandLine.arguments.dropFirst()
 let rounds = arguments.first.flatMap(Int.init) ?? 9
@@ -91,7 +93,15 @@ func run() throws {
 }
 
 do {
-    try run()
+    if arguments.first == "migrate" {
+        let rest = arguments.dropFirst()
+        try MigrationBenchmark.run(files: rest.first.flatMap(Int.init) ?? 10_000,
+                                   rounds: rest.dropFirst().first.flatMap(Int.init) ?? 5,
+                                   parent: rest.dropFirst(2).first.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                                       ?? FileManager.default.temporaryDirectory)
+    } else {
+        try run()
+    }
 } catch {
     log("container-benchmark: \(error)")
     exit(1)

@@ -131,7 +131,7 @@ print(String(format: "RESULT launch check of 10,000 entries: median %.2f ms, bes
 // 3. Radio-on time: 100 small requests, one every 10 s of simulated time,
 // sent at once against coalesced in 5-minute windows. Transfers run for
 // real; their measured spans are laid on the simulated timeline.
-let radio = RadioPowerModel(tail: RadioPowerModel.cellularTail)
+let radio = RadioPowerModel()  // cellular, LTE's measured tail
 let small = (0..<100).map { DownloadRequest(url: URL(string: base + "f\($0 % fileCount).bin")!, destination: "Library/Caches/radio/\($0).bin") }
 let gap = 10.0, window = 300.0
 var immediateSpans: [ClosedRange<Double>] = []

@@ -1,4 +1,4 @@
 import SandboxCLI
 
 // The commands live in SandboxCLI; this target is only the process entry point.
-await SandboxCommand.main()
+await SandboxCommand.runFromCommandLine()

@@ -15,7 +15,7 @@ extension Downloader {
     /// know whether the server acted, so it is told, not retried.
     public func send(_ method: String, to url: URL, body: Data = Data(), limit: Int = 16 << 20) async throws(NetworkError) -> SentResponse {
         let text = url.absoluteString
-        guard let host = url.host, !host.isEmpty else { throw NetworkError(.invalidRequest, url: text, "the URL has no host") }
+        guard let host = Self.origin(of: url) else { throw NetworkError(.invalidRequest, url: text, "the URL has no host") }
         let policy = RetryPolicy.isIdempotent(method) ? configuration.retry : .never
         let started = Date().timeIntervalSince1970
         var attempt = 0

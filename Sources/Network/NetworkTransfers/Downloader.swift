@@ -62,7 +62,7 @@ public final class Downloader: Sendable {
     public func download(_ request: DownloadRequest, into container: AppContainer,
                          progress: (@Sendable (DownloadProgress) -> Void)? = nil) async throws(NetworkError) -> DownloadResult {
         let url = request.url.absoluteString
-        guard let host = request.url.host, !host.isEmpty else {
+        guard let host = Self.origin(of: request.url) else {
             throw NetworkError(.invalidRequest, url: url, "the URL has no host")
         }
         let policy = configuration.retry
@@ -100,6 +100,13 @@ public final class Downloader: Sendable {
                 }
             }
         }
+    }
+
+    /// `host:port`, the key of the per-host limit (two servers on one
+    /// address are two hosts), or nil for a URL without a host.
+    static func origin(of url: URL) -> String? {
+        guard let host = url.host, !host.isEmpty else { return nil }
+        return url.port.map { "\(host):\($0)" } ?? host
     }
 
     /// One failed attempt: the error, the bytes it still brought, and the

@@ -74,10 +74,13 @@ public actor TransferBatcher {
 }
 
 extension RadioPowerModel {
-    /// The radio-on time of transfers that ran during `spans`.
+    /// The radio-on time of transfers that ran during `spans` (closed
+    /// ranges, so every span is finite and in order and none is refused).
     public func radioOnTime(for spans: [ClosedRange<Double>]) -> Double {
         var model = self
-        for span in spans { model.record(start: span.lowerBound, end: span.upperBound) }
+        for span in spans where span.lowerBound.isFinite && span.upperBound.isFinite {
+            try? model.record(start: span.lowerBound, end: span.upperBound)
+        }
         return model.radioOnTime
     }
 }

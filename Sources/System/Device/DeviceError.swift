@@ -27,6 +27,13 @@ public struct DeviceError: Error, Sendable, Hashable, CustomStringConvertible {
         case appRunning
         /// A lifecycle transition that the app's current state does not allow.
         case invalidTransition
+        /// The app took longer to launch than the launch watchdog allows and
+        /// was killed (iOS's termination code `0x8badf00d`); the device's
+        /// ``Device/lastLaunchReport(_:)`` describes the kill.
+        case watchdogTimeout
+        /// A setting's value is out of range (a watchdog limit that is not
+        /// a positive number of seconds).
+        case invalidSetting
         /// A container kind the app does not have (no app groups).
         case noSuchContainer
         /// The device's own records are malformed.

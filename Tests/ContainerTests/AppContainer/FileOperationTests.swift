@@ -109,6 +109,28 @@ import Testing
         }
     }
 
+    @Test func aCopiedTreeKeepsTheFlagsAndModesOfWhatItHolds() throws {
+        for storage in [ExclusionStorage.automatic, .record] {
+            let container = try AppContainer.create(at: temp.url.appendingPathComponent("Tree-\(storage)"),
+                                                    options: ContainerOptions(exclusionStorage: storage))
+            try container.createDirectory("Library/Offline/maps")
+            try container.writeAtomically(Data("tile".utf8), to: "Library/Offline/maps/a.tile")
+            try container.writeAtomically(Data("note".utf8), to: "Library/Offline/note.txt")
+            try container.setExcludedFromBackup(true, at: "Library/Offline/maps")
+            try container.setExcludedFromBackup(true, at: "Library/Offline/note.txt")
+            let before = container.bytesWritten
+            try container.copyItem("Library/Offline", to: "Documents/Offline")
+            #expect(container.bytesWritten - before == 8)
+            #expect(try container.read("Documents/Offline/maps/a.tile") == Data("tile".utf8))
+            #expect(try container.isExcludedFromBackup("Documents/Offline/maps"), "\(storage)")
+            #expect(try container.isExcludedFromBackup("Documents/Offline/note.txt"), "\(storage)")
+            #expect(try !container.isExcludedFromBackup("Documents/Offline/maps/a.tile"), "\(storage)")
+            #expect(try !container.isExcludedFromBackup("Documents/Offline"), "\(storage)")
+            #expect(try container.attributes("Documents/Offline/note.txt").permissions == 0o644)
+            #expect(try code { try container.copyItem("Library/Missing", to: "Documents/Missing") } == .notFound)
+        }
+    }
+
     @Test func exclusiveLockSerializesThreads() async throws {
         let container = try container()
         try container.writeAtomically(Data("0".utf8), to: "Library/Preferences/counter")

@@ -12,6 +12,10 @@
 //       container at <root>, writes <path>, fills the disk, tries one atomic
 //       write of <size> bytes and prints the error code, whether <path> still
 //       holds the old content, and whether a temporary file was left.
+//   container-crash-writer migrate <root> <caches|support> <batch>
+//       Prints "ready", then runs (or resumes) the container's Documents
+//       migration to the end, journalling every <batch> items, and prints
+//       "done"; the test kills it at random moments.
 import Container
 import Foundation
 
@@ -72,6 +76,13 @@ case "full":
     } catch {
         fail("full: \(error)")
     }
+case "migrate":
+    guard let destination = MigrationDestination(rawValue: path), let batch = Int(arguments[4]) else { fail("bad migrate arguments") }
+    var migration = ContainerMigration(container: container, to: destination)
+    migration.batchSize = batch
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
+    do { _ = try migration.run() } catch { fail("migrate: \(error)") }
+    print("done")
 default:
     fail("unknown mode \(arguments[1])")
 }

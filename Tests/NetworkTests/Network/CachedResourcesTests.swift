@@ -73,7 +73,7 @@ struct CachedResourcesTests {
         await online.shutdown()
         try container.removeItem("Library/Caches/f1.bin")
         try container.removeItem("Library/Caches/f3.bin")
-        let offline = testDownloader(conditions: { .failure(NetworkUnavailable(reason: .airplaneMode)) })
+        let offline = testDownloader(conditions: { .failure(NetworkUnavailable(.airplaneMode)) })
         let relaunched = try CachedResources(container: container, downloader: offline)
         let report = try await relaunched.restoreMissing()
         await offline.shutdown()

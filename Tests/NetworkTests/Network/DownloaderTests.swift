@@ -7,41 +7,56 @@ import NetworkConditions
 import TestSupport
 import Testing
 
+/// One file served by its own content-server process, with faults, and
+/// downloaded into a new container: the shape most tests here share.
+struct ServedDownload {
+    let files: TemporaryDirectory
+    let server: ContentServerProcess
+    let container: AppContainer
+    let content: Data
+    let name: String
+
+    init(_ name: String, size: Int, seed: UInt8, faults: [ContentFault] = []) async throws {
+        files = try TemporaryDirectory("srv")
+        content = patternData(count: size, seed: seed)
+        self.name = name
+        try files.write(content, to: name)
+        server = try ContentServerProcess(root: files)
+        if !faults.isEmpty { try await server.inject(faults) }
+        container = try makeContainer().1
+    }
+
+    var request: DownloadRequest { DownloadRequest(url: server.url(name), destination: "Library/Caches/" + name) }
+
+    /// Downloads with `downloader` and checks the file under its name.
+    func run(_ downloader: Downloader) async throws -> DownloadResult {
+        let result = try await downloader.download(request, into: container)
+        #expect(try container.read("Library/Caches/" + name) == content)
+        return result
+    }
+}
+
 @Suite("Downloads against a real content server", .serialized)
 struct DownloaderTests {
     @Test("a file arrives whole under its name and no part is left")
     func plainDownload() async throws {
-        let files = try TemporaryDirectory("srv")
-        let content = patternData(count: 300_000, seed: 1)
-        try files.write(content, to: "a.bin")
-        let server = try ContentServerProcess(root: files)
-        let (_, container) = try makeContainer()
-        let downloader = testDownloader()
-        let result = try await downloader.download(DownloadRequest(url: server.url("a.bin"), destination: "Library/Caches/a.bin"), into: container)
-        await downloader.shutdown()
-        #expect(result.sha256 == sha256Hex(content))
-        #expect(try container.read("Library/Caches/a.bin") == content)
+        let served = try await ServedDownload("a.bin", size: 300_000, seed: 1)
+        let result = try await served.run(testDownloader())
+        #expect(result.sha256 == sha256Hex(served.content))
         #expect(result.etag != nil)
-        #expect(partialFiles(container).isEmpty)
+        #expect(partialFiles(served.container).isEmpty)
     }
 
     @Test("a reset mid-body is retried with Range and the file resumes where it stopped")
     func resumesAfterReset() async throws {
-        let files = try TemporaryDirectory("srv")
-        let content = patternData(count: 1_000_000, seed: 2)
-        try files.write(content, to: "b.bin")
-        let server = try ContentServerProcess(root: files)
-        try await server.inject([ContentFault(path: "/b.bin", kind: .reset, afterBytes: 400_000)])
-        let (_, container) = try makeContainer()
-        let downloader = testDownloader()
-        let result = try await downloader.download(DownloadRequest(url: server.url("b.bin"), destination: "Library/Caches/b.bin"), into: container)
-        await downloader.shutdown()
-        #expect(try container.read("Library/Caches/b.bin") == content)
+        let served = try await ServedDownload("b.bin", size: 1_000_000, seed: 2,
+                                              faults: [ContentFault(path: "/b.bin", kind: .reset, afterBytes: 400_000)])
+        let result = try await served.run(testDownloader())
         #expect(result.attempts == 2)
         #expect(result.resumedFrom > 0 && result.resumedFrom <= 400_000)
-        let stats = try await server.stats()
+        let stats = try await served.server.stats()
         #expect(stats.rangeRequests == 1)
-        #expect(stats.bodyBytes <= content.count + 400_000)
+        #expect(stats.bodyBytes <= served.content.count + 400_000)
     }
 
     @Test("when the ETag changes between attempts the download starts again from byte 0 and never splices")
@@ -71,66 +86,41 @@ struct DownloaderTests {
 
     @Test("a 503 with Retry-After waits as told, then succeeds")
     func honoursRetryAfter() async throws {
-        let files = try TemporaryDirectory("srv")
-        let content = patternData(count: 10_000, seed: 5)
-        try files.write(content, to: "d.bin")
-        let server = try ContentServerProcess(root: files)
-        try await server.inject([ContentFault(path: "/d.bin", kind: .unavailable, seconds: 1)])
-        let (_, container) = try makeContainer()
-        let downloader = testDownloader()
+        let served = try await ServedDownload("d.bin", size: 10_000, seed: 5,
+                                              faults: [ContentFault(path: "/d.bin", kind: .unavailable, seconds: 1)])
         let start = Date()
-        let result = try await downloader.download(DownloadRequest(url: server.url("d.bin"), destination: "Library/Caches/d.bin"), into: container)
-        await downloader.shutdown()
+        let result = try await served.run(testDownloader())
         #expect(Date().timeIntervalSince(start) >= 0.95)
         #expect(result.attempts == 2)
-        #expect(try container.read("Library/Caches/d.bin") == content)
     }
 
     @Test("a stall past the timeout is retried and resumed")
     func stallIsRetried() async throws {
-        let files = try TemporaryDirectory("srv")
-        let content = patternData(count: 500_000, seed: 6)
-        try files.write(content, to: "e.bin")
-        let server = try ContentServerProcess(root: files)
-        try await server.inject([ContentFault(path: "/e.bin", kind: .stall, afterBytes: 100_000, seconds: 3)])
-        let (_, container) = try makeContainer()
-        let downloader = testDownloader(stall: 0.5)
-        let result = try await downloader.download(DownloadRequest(url: server.url("e.bin"), destination: "Library/Caches/e.bin"), into: container)
-        await downloader.shutdown()
-        #expect(try container.read("Library/Caches/e.bin") == content)
+        let served = try await ServedDownload("e.bin", size: 500_000, seed: 6,
+                                              faults: [ContentFault(path: "/e.bin", kind: .stall, afterBytes: 100_000, seconds: 3)])
+        let result = try await served.run(testDownloader(stall: 0.5))
         #expect(result.attempts >= 2)
     }
 
     @Test("a Content-Length that overstates the body is caught and the rest fetched")
     func wrongContentLength() async throws {
-        let files = try TemporaryDirectory("srv")
-        let content = patternData(count: 200_000, seed: 7)
-        try files.write(content, to: "f.bin")
-        let server = try ContentServerProcess(root: files)
-        try await server.inject([ContentFault(path: "/f.bin", kind: .wrongLength, afterBytes: 5_000)])
-        let (_, container) = try makeContainer()
-        let downloader = testDownloader()
-        let result = try await downloader.download(DownloadRequest(url: server.url("f.bin"), destination: "Library/Caches/f.bin"), into: container)
-        await downloader.shutdown()
-        #expect(try container.read("Library/Caches/f.bin") == content)
+        let served = try await ServedDownload("f.bin", size: 200_000, seed: 7,
+                                              faults: [ContentFault(path: "/f.bin", kind: .wrongLength, afterBytes: 5_000)])
+        let result = try await served.run(testDownloader())
         #expect(result.attempts >= 2)
     }
 
     @Test("an expected SHA-256 that does not match is refused and nothing is left under the name")
     func integrityRefused() async throws {
-        let files = try TemporaryDirectory("srv")
-        try files.write(patternData(count: 50_000, seed: 8), to: "g.bin")
-        let server = try ContentServerProcess(root: files)
-        let (_, container) = try makeContainer()
-        let downloader = testDownloader()
+        let served = try await ServedDownload("g.bin", size: 50_000, seed: 8)
+        var request = served.request
+        request.expectedSHA256 = String(repeating: "0", count: 64)
         let error = await #expect(throws: NetworkError.self) {
-            try await downloader.download(DownloadRequest(url: server.url("g.bin"), destination: "Library/Caches/g.bin",
-                                                          expectedSHA256: String(repeating: "0", count: 64)), into: container)
+            try await testDownloader().download(request, into: served.container)
         }
-        await downloader.shutdown()
         #expect(error?.code == .integrity)
-        #expect(!container.fileExists("Library/Caches/g.bin"))
-        #expect(partialFiles(container).isEmpty)
+        #expect(!served.container.fileExists("Library/Caches/g.bin"))
+        #expect(partialFiles(served.container).isEmpty)
     }
 
     @Test("a POST is never retried after a reset; a GET is")
@@ -157,17 +147,11 @@ struct DownloaderTests {
         NetworkUnavailable.Reason.airplaneMode, .wifiOffByTimer, .deviceLocked, .noRoute,
     ])
     func unavailableSaysWhy(reason: NetworkUnavailable.Reason) async throws {
-        let files = try TemporaryDirectory("srv")
-        try files.write(Data("x".utf8), to: "i.txt")
-        let server = try ContentServerProcess(root: files)
-        let (_, container) = try makeContainer()
-        let downloader = testDownloader(conditions: { .failure(NetworkUnavailable(reason: reason)) })
-        let error = await #expect(throws: NetworkError.self) {
-            try await downloader.download(DownloadRequest(url: server.url("i.txt"), destination: "Library/Caches/i.txt"), into: container)
-        }
-        await downloader.shutdown()
+        let served = try await ServedDownload("i.txt", size: 10, seed: 9)
+        let downloader = testDownloader(conditions: { .failure(NetworkUnavailable(reason)) })
+        let error = await #expect(throws: NetworkError.self) { try await served.run(downloader) }
         #expect(error?.code == .unavailable(reason))
-        #expect(try await server.stats().requests.isEmpty)
+        #expect(try await served.server.stats().requests.isEmpty)
     }
 
     @Test("a server that vanishes and comes back on its port: the download waits and completes")

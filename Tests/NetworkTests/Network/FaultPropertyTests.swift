@@ -42,21 +42,25 @@ struct FaultPropertyTests {
                 }
             }
             faults.append(ContentFault(path: "/_echo", kind: .reset, afterBytes: 1, times: Int.random(in: 0...1, using: &rng)))
-            try await server.inject(faults.filter { $0.times > 0 })
             let attempts = Int.random(in: 1...5, using: &rng)
             let downloader = testDownloader(retry: RetryPolicy(maxAttempts: attempts, baseDelay: 0.01, maxDelay: 0.05, totalLimit: 10), stall: 0.3)
             let cache = try CachedResources(container: container, downloader: downloader)
-            // One file changes version while it downloads, in some rounds.
-            let changing = Bool.random(using: &rng) ? "r\(round)-0.bin" : nil
-            if let changing {
-                let newer = patternData(count: versions[changing]![0].count + 1_000, seed: 200)
+            // In some rounds one file changes version between two attempts:
+            // a first attempt is cut off (leaving a part and its ETag), the
+            // file is replaced as a deployment does (a rename), and the
+            // fetch below must start again from byte 0, never splice.
+            if Bool.random(using: &rng) {
+                let changing = "r\(round)-0.bin"
+                let old = versions[changing]![0]
+                let newer = patternData(count: old.count + 1_000, seed: 200)
                 versions[changing]!.append(newer)
-                // Replaced as a web server's content is deployed: a rename,
-                // so a response is one version or the other (an in-place
-                // rewrite would serve a torn file, the server's fault).
-                let target = files.file(changing)
-                Task.detached { try? await Task.sleep(for: .milliseconds(5)); try? newer.write(to: target, options: .atomic) }
+                try await server.inject([ContentFault(path: "/" + changing, kind: .reset, afterBytes: old.count / 2)])
+                let primer = testDownloader(retry: .never)
+                _ = try? await primer.download(DownloadRequest(url: server.url(changing), destination: "Library/Caches/" + changing),
+                                               into: container)
+                try newer.write(to: files.file(changing), options: .atomic)
             }
+            try await server.inject(faults.filter { $0.times > 0 })
             var outcomes: [String: Bool] = [:]
             await withTaskGroup(of: (String, Bool).self) { group in
                 for name in versions.keys {
@@ -84,12 +88,14 @@ struct FaultPropertyTests {
                     failed += 1
                 }
             }
-            if let changing { try? files.write(versions[changing]![0], to: changing) }
         }
         let stats = try await server.stats()
         #expect(spliced == 0)
         #expect(partialUnderName == 0)
-        #expect(stats.count("POST", "/_echo") == postsSent)
+        // A POST reaches the server at most once: never retried (one that
+        // could not connect at all is not counted by the server).
+        #expect(stats.count("POST", "/_echo") <= postsSent)
+        #expect(stats.count("POST", "/_echo") >= postsSent - 2)
         #expect(completed + failed == 100)
         #expect(completed > 0 && failed >= 0)
     }

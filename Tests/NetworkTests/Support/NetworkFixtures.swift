@@ -33,9 +33,11 @@ func makeContainer() throws -> (TemporaryDirectory, AppContainer) {
     return (directory, container)
 }
 
-/// A downloader with short timeouts, for tests.
+/// A downloader with short back-offs, for tests. The stall timeout stays a
+/// few seconds: the whole suite runs in parallel on two cores, and a debug
+/// server starved of CPU for a second is not a stalled network.
 func testDownloader(retry: RetryPolicy = RetryPolicy(maxAttempts: 8, baseDelay: 0.05, maxDelay: 2, totalLimit: 30),
-                    stall: Double = 1, conditions: @escaping Downloader.Conditions = { .success(.wifi) }) -> Downloader {
+                    stall: Double = 5, conditions: @escaping Downloader.Conditions = { .success(.wifi) }) -> Downloader {
     Downloader(configuration: DownloaderConfiguration(connectTimeout: 2, stallTimeout: stall, attemptTimeout: 60,
                                                       maxConnectionsPerHost: 6, retry: retry),
                conditions: conditions)

@@ -38,13 +38,8 @@ import Testing
     }
 
     @Test func nestingBeyondTheLimitIsRefusedWithoutRecursingFurther() throws {
-        var builder = BinaryPlistBuilder()
-        builder.refSize = 2
-        builder.offsetSize = 4
-        let levels = 10_000
-        for level in 0..<levels { _ = builder.add([0xA1] + BinaryPlistBuilder.bigEndian(UInt64(level + 1), size: 2)) }
-        _ = builder.add([0x09])
-        let error = #expect(throws: PropertyListError.self) { try BinaryPropertyListReader().read(builder.build()) }
+        let data = BinaryPlistBuilder.nestedArrays(levels: 10_000, referenceSize: 2)
+        let error = #expect(throws: PropertyListError.self) { try BinaryPropertyListReader().read(data) }
         #expect(error?.code == .depthLimitExceeded)
         let ios = #expect(throws: PropertyListError.self) {
             try BinaryPropertyListReader(limits: .iOS).read(BinaryPlistBuilder.sharedReferenceBomb(levels: 129))

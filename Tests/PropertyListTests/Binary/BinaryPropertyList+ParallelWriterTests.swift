@@ -1,5 +1,6 @@
 import Foundation
 import OrderedCollections
+import TestSupport
 import Testing
 @testable import PropertyList
 

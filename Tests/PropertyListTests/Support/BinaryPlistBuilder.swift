@@ -46,4 +46,15 @@ struct BinaryPlistBuilder {
         _ = builder.add([0x10, 0x2A])
         return builder.build()
     }
+
+    /// `levels` arrays nested one in the next around `true`, with references
+    /// of `referenceSize` bytes and 4-byte offsets.
+    static func nestedArrays(levels: Int, referenceSize: Int) -> Data {
+        var builder = BinaryPlistBuilder()
+        builder.refSize = referenceSize
+        builder.offsetSize = 4
+        for level in 0..<levels { _ = builder.add([0xA1] + bigEndian(UInt64(level + 1), size: referenceSize)) }
+        _ = builder.add([0x09])
+        return builder.build()
+    }
 }

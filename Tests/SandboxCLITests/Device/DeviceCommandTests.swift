@@ -101,6 +101,46 @@ import Testing
         #expect(text.output.hasPrefix("Freed 0 B in 0 files from 1 apps."))
     }
 
+    @Test func migrateMovesDocumentsAndReportsIt() throws {
+        let home = try Home()
+        let device = home.directory.url.appendingPathComponent("dev").path
+        #expect(try home.run(["device", "create", "dev", "--path", device]).status == 0)
+        #expect(try home.run(["install", try home.bundle(), "--device", device]).status == 0)
+        let documents = URL(fileURLWithPath: try home.run(["container", "com.example.notes", "documents", "--device", device]).output
+            .trimmingCharacters(in: .newlines))
+        try FileManager.default.createDirectory(at: documents.appendingPathComponent("maps"), withIntermediateDirectories: true)
+        for index in 0..<10 { try Data(repeating: 1, count: 100).write(to: documents.appendingPathComponent("maps/\(index).tile")) }
+        try FileManager.default.createSymbolicLink(atPath: documents.appendingPathComponent("hosts").path, withDestinationPath: "/etc/hosts")
+
+        let report = try json(try home.run(["migrate", "com.example.notes", "--to", "support", "--device", device, "--json"]))
+        #expect(report["moved"]?.int64Value == 12)
+        #expect(report["totalBytes"]?.int64Value == 1000)
+        #expect(report["destination"]?.stringValue == "support")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: documents.path).isEmpty)
+        let support = documents.deletingLastPathComponent().appendingPathComponent("Library/Application Support")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: support.appendingPathComponent("maps").path).count == 10)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: support.appendingPathComponent("hosts").path) == "/etc/hosts")
+
+        let status = try home.run(["migrate", "com.example.notes", "--status", "--device", device])
+        #expect(status.output == "com.example.notes: no move pending\n")
+        // A name taken at the destination is refused, nothing moves.
+        try Data("a".utf8).write(to: documents.appendingPathComponent("hosts"))
+        let conflict = try home.run(["migrate", "com.example.notes", "--to", "support", "--device", device])
+        #expect(conflict.status == 1)
+        #expect(conflict.errorLines.first?.contains("already holds an item of that name") == true)
+        #expect(try home.run(["migrate", "com.example.notes", "--to", "nowhere", "--device", device]).status == 64)
+    }
+
+    @Test func theLaunchWatchdogLimitIsShownSetAndReset() throws {
+        let home = try Home()
+        #expect(try home.run(["device", "create", "default"]).status == 0)
+        #expect(try home.run(["device", "watchdog"]).output == "launch watchdog: 20 s\n")
+        #expect(try json(try home.run(["device", "watchdog", "0.5", "--json"]))["launchWatchdogLimit"]?.realValue == 0.5)
+        #expect(try home.run(["device", "watchdog"]).output == "launch watchdog: 0.5 s\n")
+        #expect(try home.run(["device", "watchdog", "default"]).output == "launch watchdog: 20 s\n")
+        #expect(try home.run(["device", "watchdog", "-3"]).status == 64)
+    }
+
     @Test func lockUnlockEraseAndBoot() throws {
         let home = try Home()
         #expect(try home.run(["device", "create", "default"]).status == 0)

@@ -54,6 +54,16 @@ import Testing
         #expect(nothing.errorLines.count == 1)
     }
 
+    @Test("launch --watchdog kills an app that does not finish launching in time, and says so")
+    func launchWatchdog() throws {
+        let home = try install(script: "exec >/dev/null 2>&1\nsleep 30")
+        let killed = try home.run(["launch", "--watchdog", "0.5", "--device", "ci", "com.example.notes"])
+        #expect(killed.status == 1)
+        #expect(killed.errorLines.count == 1)
+        #expect(killed.standardError.contains("watchdog timeout (0x8badf00d)"), "\(killed.standardError)")
+        #expect(try home.run(["launch", "--watchdog", "soon", "--device", "ci", "com.example.notes"]).status == 64)
+    }
+
     @Test("an unknown app or confinement mode is one error line")
     func errors() throws {
         let home = try install(script: "exit 0")

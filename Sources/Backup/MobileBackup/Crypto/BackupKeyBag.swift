@@ -12,9 +12,7 @@ struct BackupKeyBag: Sendable {
     /// One class key entry, still wrapped.
     struct ClassEntry: Sendable {
         var uuid: Data
-        var protectionClass: Int
-        var wrap: Int
-        var keyType: Int
+        var protectionClass, wrap, keyType: Int
         var wrappedKey: Data
     }
 

@@ -5,9 +5,7 @@ import GRDB
 
 /// One Files row as stored: the columns, with the MBFile archive still encoded.
 struct ManifestRow: Sendable {
-    var fileID: String
-    var domain: String
-    var relativePath: String
+    var fileID, domain, relativePath: String
     var flags: Int
     var file: Data?
 }

@@ -31,15 +31,6 @@ public struct BackupPayloadProblem: Error, Sendable, Hashable, CustomStringConve
     /// Details (sizes, the underlying error).
     public var message: String
 
-    /// Creates a problem report.
-    public init(domain: String, relativePath: String, fileID: String, kind: Kind, message: String) {
-        self.domain = domain
-        self.relativePath = relativePath
-        self.fileID = fileID
-        self.kind = kind
-        self.message = message
-    }
-
     /// `domain/path: kind (message)`.
     public var description: String { "\(domain)/\(relativePath): \(kind.rawValue) (\(message))" }
 }

@@ -3,49 +3,26 @@ import Foundation
 import MobileBackup
 
 /// The JSON shapes of `sandbox backup` output (keys sorted when printed).
+/// Each shape's stored properties are its keys; the extensions below map
+/// the models onto them with the memberwise initializers.
 enum BackupJSON {
     struct Device: Encodable {
         var udid, name, productType, productVersion, buildVersion, serialNumber: String
-        init(_ device: BackupDeviceInfo) {
-            udid = device.udid
-            name = device.deviceName
-            productType = device.productType
-            productVersion = device.productVersion
-            buildVersion = device.buildVersion
-            serialNumber = device.serialNumber
-        }
     }
 
     struct Summary: Encodable {
         var path: String
         var device: Device
         var date: Date?
-        var encrypted: Bool
         var snapshotState: String?
+        var encrypted, writtenBySandbox, hasManifestPlist, hasStatusPlist: Bool
         var fullBackup: Bool?
         var applications: [String]
-        var writtenBySandbox: Bool
-        var hasManifestPlist: Bool
-        var hasStatusPlist: Bool
-        init(_ info: BackupInfo, path: URL) {
-            self.path = path.path
-            device = Device(info.device)
-            date = info.date
-            encrypted = info.isEncrypted
-            snapshotState = info.snapshotState
-            fullBackup = info.isFullBackup
-            applications = info.applications.map(\.bundleIdentifier).sorted()
-            writtenBySandbox = info.writtenBySandbox
-            hasManifestPlist = info.hasManifestPlist
-            hasStatusPlist = info.hasStatusPlist
-        }
     }
 
     struct Domain: Encodable {
         var domain: String
-        var files = 0
-        var directories = 0
-        var symbolicLinks = 0
+        var files = 0, directories = 0, symbolicLinks = 0
         var bytes: Int64 = 0
     }
 
@@ -57,30 +34,14 @@ enum BackupJSON {
 
     struct Problem: Encodable {
         var domain, relativePath, fileID, kind, message: String
-        init(_ problem: BackupPayloadProblem) {
-            domain = problem.domain
-            relativePath = problem.relativePath
-            fileID = problem.fileID
-            kind = problem.kind.rawValue
-            message = problem.message
-        }
     }
 
     struct Verification: Encodable {
         var path: String
-        var verifiedFiles: Int
+        var verifiedFiles, uncheckedDigests: Int
         var verifiedBytes: Int64
-        var uncheckedDigests: Int
         var problems: [Problem]
         var clean: Bool
-        init(_ report: BackupVerificationReport, path: String) {
-            self.path = path
-            verifiedFiles = report.verifiedFiles
-            verifiedBytes = report.verifiedBytes
-            uncheckedDigests = report.uncheckedDigests
-            problems = report.problems.map(Problem.init)
-            clean = report.isClean
-        }
     }
 
     struct Created: Encodable {
@@ -89,42 +50,15 @@ enum BackupJSON {
         var files, directories, symbolicLinks, payloadsCopied, payloadsReused: Int
         var bytesCopied, bytesTotal: Int64
         var seconds: Double
-        init(_ summary: BackupSummary) {
-            path = summary.directory.path
-            encrypted = summary.isEncrypted
-            incremental = summary.isIncremental
-            files = summary.files
-            directories = summary.directories
-            symbolicLinks = summary.symbolicLinks
-            payloadsCopied = summary.payloadsCopied
-            payloadsReused = summary.payloadsReused
-            bytesCopied = summary.bytesCopied
-            bytesTotal = summary.bytesTotal
-            seconds = summary.seconds
-        }
     }
 
     struct Restored: Encodable {
-        var device: String
-        var domains: [String]
+        var device, keychain: String
+        var domains, appsNotInstalled, groupsNotPresent, skippedPaths: [String]
         var restoredFiles: Int
         var restoredBytes: Int64
-        var appsNotInstalled, groupsNotPresent, skippedPaths: [String]
-        var keychain: String
         var problems: [Problem]
         var clean: Bool
-        init(_ report: DeviceRestoreReport, device: String) {
-            self.device = device
-            domains = report.domains
-            restoredFiles = report.restoredFiles
-            restoredBytes = report.restoredBytes
-            appsNotInstalled = report.appsNotInstalled
-            groupsNotPresent = report.groupsNotPresent
-            skippedPaths = report.skippedPaths
-            keychain = keychainText(report.keychain)
-            problems = report.problems.map(Problem.init)
-            clean = report.isClean
-        }
     }
 
     /// The keychain outcome in a few words (also the JSON value).
@@ -154,5 +88,54 @@ enum BackupJSON {
             byName[record.domain] = entry
         }
         return byName.values.sorted { $0.domain < $1.domain }
+    }
+}
+
+extension BackupJSON.Device {
+    init(_ device: BackupDeviceInfo) {
+        self.init(udid: device.udid, name: device.deviceName, productType: device.productType,
+                  productVersion: device.productVersion, buildVersion: device.buildVersion, serialNumber: device.serialNumber)
+    }
+}
+
+extension BackupJSON.Summary {
+    init(_ info: BackupInfo, path: URL) {
+        self.init(path: path.path, device: BackupJSON.Device(info.device), date: info.date, snapshotState: info.snapshotState,
+                  encrypted: info.isEncrypted, writtenBySandbox: info.writtenBySandbox,
+                  hasManifestPlist: info.hasManifestPlist, hasStatusPlist: info.hasStatusPlist,
+                  fullBackup: info.isFullBackup, applications: info.applications.map(\.bundleIdentifier).sorted())
+    }
+}
+
+extension BackupJSON.Problem {
+    init(_ problem: BackupPayloadProblem) {
+        self.init(domain: problem.domain, relativePath: problem.relativePath, fileID: problem.fileID,
+                  kind: problem.kind.rawValue, message: problem.message)
+    }
+}
+
+extension BackupJSON.Verification {
+    init(_ report: BackupVerificationReport, path: String) {
+        self.init(path: path, verifiedFiles: report.verifiedFiles, uncheckedDigests: report.uncheckedDigests,
+                  verifiedBytes: report.verifiedBytes, problems: report.problems.map(BackupJSON.Problem.init), clean: report.isClean)
+    }
+}
+
+extension BackupJSON.Created {
+    init(_ summary: BackupSummary) {
+        self.init(path: summary.directory.path, encrypted: summary.isEncrypted, incremental: summary.isIncremental,
+                  files: summary.files, directories: summary.directories, symbolicLinks: summary.symbolicLinks,
+                  payloadsCopied: summary.payloadsCopied, payloadsReused: summary.payloadsReused,
+                  bytesCopied: summary.bytesCopied, bytesTotal: summary.bytesTotal, seconds: summary.seconds)
+    }
+}
+
+extension BackupJSON.Restored {
+    init(_ report: DeviceRestoreReport, device: String) {
+        self.init(device: device, keychain: BackupJSON.keychainText(report.keychain),
+                  domains: report.domains, appsNotInstalled: report.appsNotInstalled,
+                  groupsNotPresent: report.groupsNotPresent, skippedPaths: report.skippedPaths,
+                  restoredFiles: report.restoredFiles, restoredBytes: report.restoredBytes,
+                  problems: report.problems.map(BackupJSON.Problem.init), clean: report.isClean)
     }
 }

@@ -4,16 +4,10 @@ import Foundation
 /// Runs the body of a `sandbox defaults` command and turns its failures
 /// into the command's exit status, as `defaults` does.
 enum DefaultsRunner {
-    /// Runs `body`. A usage error is rethrown for ArgumentParser (status
-    /// 64); any other error is printed on standard error and gives status 1.
+    /// Runs `body` as ``CommandRunner/run(errorPrefix:_:)`` does (a usage
+    /// error gives status 64, any other error status 1), printing a failure
+    /// without the `Error: ` prefix, as `defaults` prints it.
     static func run(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            FileOutput.writeToStandardError("\(error)\n")
-            throw ExitCode.failure
-        }
+        try CommandRunner.run(errorPrefix: "", body)
     }
 }

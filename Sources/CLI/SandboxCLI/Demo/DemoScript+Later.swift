@@ -1,3 +1,4 @@
+import CacheManifest
 import Container
 import Device
 import Foundation
@@ -100,6 +101,9 @@ extension DemoScript {
         try narrator.check(possessions == app.possessions, "the \(possessions.count) possessions are intact")
         try narrator.check(try installed.preferences().bool(forKey: PossessionsApp.termsKey), "the terms stay accepted")
         try narrator.check((try container.contentsOfDirectory("Library/Caches")).isEmpty, "Caches starts empty after a restore")
+        let pending = try CacheManifest(container: container).check()
+        try narrator.check(pending.problems.count == app.possessions.count,
+                           "the cache manifest came back with Application Support: the first launch lists the \(pending.problems.count) pictures to fetch")
         let keychain = installed.keychainClient(on: second)
         let accounts = try keychain.query(KeychainQuery(.genericPassword, KeychainAttributes(service: PossessionsApp.keychainService),
                                                         limit: .all)).compactMap(\.attributes.account)

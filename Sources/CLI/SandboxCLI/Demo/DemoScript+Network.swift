@@ -1,4 +1,5 @@
 import CacheManifest
+import Device
 import Container
 import ContentServer
 import FileSystem
@@ -63,5 +64,30 @@ extension DemoScript {
             narrator.say("fetched \(report.fetched.count) pictures again (\(ByteCountText.format(UInt64(report.bytes)))) in the background")
         }
         return report
+    }
+
+    /// A purge while the device is in airplane mode: the launch check lists
+    /// the pictures, the app fetches nothing and says why, and the pictures
+    /// come back once airplane mode is off.
+    mutating func airplaneMode(on device: Device) async throws {
+        narrator.begin("Another purge, then a launch in airplane mode")
+        try device.updateNetwork { $0.setAirplaneMode(true) }
+        let purged = try device.purge()
+        narrator.say("airplane mode on; the purge freed \(ByteCountText.format(purged.bytes))")
+        let run = try device.run(PossessionsApp.bundleID, delegate: app)
+        try run.launch()
+        try run.activate()
+        app.events.forEach(narrator.say)
+        let container = try run.requireContext().container
+        let offline = try await refetchPictures(app.missingImages, in: container, conditions: DeviceConditions.current(of: device))
+        try narrator.check(offline.unavailable == .airplaneMode && offline.failures.count == app.possessions.count
+                           && offline.fetched.isEmpty,
+                           "offline, the app lists the missing pictures and why (airplane mode) and attempts no download")
+        try device.updateNetwork { $0.setAirplaneMode(false) }
+        narrator.say("airplane mode off")
+        let online = try await refetchPictures(app.missingImages, in: container, conditions: DeviceConditions.current(of: device))
+        try narrator.check(online.isComplete && online.fetched.count == app.possessions.count,
+                           "with the network back, the same pictures are fetched again")
+        try run.terminate()
     }
 }

@@ -77,6 +77,7 @@ struct DemoScript {
         try backUp(device)
         try purge(device)
         try await relaunch(on: device)
+        try await airplaneMode(on: device)
         try update(device)
         try restoreOntoSecondDevice()
 

@@ -4,7 +4,7 @@ import ArgumentParser
 struct DeviceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
-        abstract: "Create, list, inspect, erase, lock, unlock and boot simulated devices.",
+        abstract: "Create, list, inspect, erase, lock, unlock and boot simulated devices, and set their launch watchdog.",
         discussion: """
             A device is a directory: its identity, keychain, app containers and read-only system \
             domains. Named devices live in $SANDBOX_HOME/devices/<name> (else \
@@ -23,6 +23,6 @@ struct DeviceCommand: ParsableCommand {
             failure, 64 for a usage error.
             """,
         subcommands: [DeviceCreateCommand.self, DeviceListCommand.self, DeviceInfoCommand.self, DeviceEraseCommand.self,
-                      DeviceLockCommand.self, DeviceUnlockCommand.self, DeviceBootCommand.self]
+                      DeviceLockCommand.self, DeviceUnlockCommand.self, DeviceBootCommand.self, DeviceWatchdogCommand.self]
     )
 }

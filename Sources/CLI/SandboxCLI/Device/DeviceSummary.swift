@@ -3,11 +3,7 @@ import Foundation
 
 /// What `device create`, `list` and `info` print about a device.
 struct DeviceSummary: Encodable {
-    var name: String
-    var udid: String
-    var productType: String
-    var productVersion: String
-    var path: String
+    var name, udid, productType, productVersion, path: String
     var capacity: UInt64?
 
     init(_ device: Device) {

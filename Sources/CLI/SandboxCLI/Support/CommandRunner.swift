@@ -6,8 +6,9 @@ import Foundation
 enum CommandRunner {
     /// Runs `body`. A usage error is rethrown for ArgumentParser to report
     /// (status 64), an `ExitCode` the body threw passes through; any other
-    /// error is printed as `Error: …` on standard error and gives status 1.
-    static func run(_ body: () throws -> Void) throws {
+    /// error is printed on standard error after `errorPrefix` (`Error: …`)
+    /// and gives status 1.
+    static func run(errorPrefix: String = "Error: ", _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as ValidationError {
@@ -15,7 +16,7 @@ enum CommandRunner {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileOutput.writeToStandardError("Error: \(error)\n")
+            FileOutput.writeToStandardError("\(errorPrefix)\(error)\n")
             throw ExitCode.failure
         }
     }

@@ -14,12 +14,6 @@ enum PathChecks {
     /// The names in the directory at `path` (a link to one is followed),
     /// bytewise sorted; empty when nothing is there.
     static func entries(_ path: String) throws(FileSystemError) -> [String] {
-        let directory: FileDescriptor
-        do { directory = try FileDescriptor.openDirectory(atPath: path) } catch {
-            if error.isNotFound { return [] }
-            throw error
-        }
-        defer { directory.closeQuietly() }
-        do { return try directory.sortedEntries() } catch { throw error.with(path: path) }
+        try FileSystemPaths.entries(atPath: path, followLinks: true)
     }
 }

@@ -29,6 +29,11 @@ public struct BinaryPropertyListReader: Sendable {
 
     /// Decodes a binary property list from raw bytes.
     public func read(bytes: UnsafeRawBufferPointer) throws -> PropertyListValue {
+        try decodeRoot(bytes: bytes, trailer: checkedTrailer(bytes))
+    }
+
+    /// Checks the size, magic, version and trailer of a binary property list.
+    func checkedTrailer(_ bytes: UnsafeRawBufferPointer) throws -> BinaryPropertyListTrailer {
         try limits.checkInputSize(bytes.count, format: .binary)
         guard bytes.count >= 8, bytes.starts(with: "bplist".utf8) else {
             throw PropertyListError(.unrecognizedFormat, format: .binary, location: .byteOffset(0),
@@ -40,20 +45,14 @@ public struct BinaryPropertyListReader: Sendable {
             throw PropertyListError(.unrecognizedFormat, format: .binary, location: .byteOffset(6),
                                     "unsupported binary property list version \"\(version)\"")
         }
-        let trailer = try BinaryPropertyListTrailer(bytes, limits: limits)
-        return try decodeRoot(bytes: bytes, trailer: trailer)
+        return try BinaryPropertyListTrailer(bytes, limits: limits)
     }
 }
 
-/// The object-by-object decoder behind ``BinaryPropertyListReader``.
-struct BinaryObjectDecoder {
-    let base: UnsafeRawPointer
-    /// Objects live in `8 ..< objectAreaEnd`; the offset table starts there.
-    let objectAreaEnd: Int
-    let offsetIntSize: Int
-    let refSize: Int
-    let objectCount: Int
-    let maximumDepth: Int
+/// The object-by-object decoder behind ``BinaryPropertyListReader``; its
+/// checked reads are shared with the validator (see BinaryObjectArea.swift).
+struct BinaryObjectDecoder: BinaryObjectArea {
+    let layout: BinaryObjectLayout
     /// Per object: `notVisited`, `inProgress` (on the current path, so a
     /// reference to it is a cycle) or an index into `cachedValues`.
     var state: [Int32]
@@ -77,13 +76,7 @@ struct BinaryObjectDecoder {
     static let cacheableScalarLength = 64
 
     init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, maximumDepth: Int) {
-        // A non-empty buffer always has a base address; an empty one cannot pass the trailer checks.
-        base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1).unsafelyUnwrapped
-        objectAreaEnd = trailer.offsetTableOffset
-        offsetIntSize = trailer.offsetIntSize
-        refSize = trailer.objectRefSize
-        objectCount = trailer.objectCount
-        self.maximumDepth = maximumDepth
+        layout = BinaryObjectLayout(bytes: bytes, trailer: trailer, maximumDepth: maximumDepth)
         state = []
         asciiKeyHash = []
         allocateTables()
@@ -110,134 +103,32 @@ struct BinaryObjectDecoder {
         asciiKeyHash = [UInt32](repeating: 0, count: objectCount)
     }
 
-    func failure(_ code: PropertyListError.Code, _ offset: Int, _ message: String) -> PropertyListError {
-        PropertyListError(code, format: .binary, location: .byteOffset(offset), message)
-    }
-
-    /// A big-endian unsigned integer of 1 to 8 bytes. The caller has checked the extent.
-    @inline(__always)
-    func readUInt(_ at: Int, _ size: Int) -> UInt64 {
-        switch size {
-        case 1: return UInt64(base.load(fromByteOffset: at, as: UInt8.self))
-        case 2: return UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
-        case 4: return UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
-        case 8: return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-        default:
-            var value: UInt64 = 0
-            for index in 0..<size { value = value << 8 | UInt64(base.load(fromByteOffset: at + index, as: UInt8.self)) }
-            return value
-        }
-    }
-
-    /// Checks that `length` bytes from `start` lie inside the object area.
-    @inline(__always)
-    func checkExtent(_ start: Int, _ length: Int, object at: Int, _ what: String) throws {
-        let (end, overflow) = start.addingReportingOverflow(length)
-        guard !overflow, end <= objectAreaEnd else {
-            throw failure(.outOfBounds, at, "\(what) of \(length) bytes runs past the object area (ends at \(objectAreaEnd))")
-        }
-    }
-
-    func offset(of object: Int) throws -> Int {
-        let entry = objectAreaEnd + object * offsetIntSize
-        let offset = readUInt(entry, offsetIntSize)
-        guard offset >= 8, offset < UInt64(objectAreaEnd) else {
-            throw failure(.outOfBounds, entry, "object \(object) has offset \(offset), outside the object area 8..<\(objectAreaEnd)")
-        }
-        return Int(offset)
-    }
-
-    /// The element count of the object at `at` and where its payload starts.
-    func readCount(at: Int, low: UInt8) throws -> (count: Int, payload: Int) {
-        if low != 0x0F { return (Int(low), at + 1) }
-        try checkExtent(at + 1, 1, object: at, "count marker")
-        let marker = base.load(fromByteOffset: at + 1, as: UInt8.self)
-        guard marker >> 4 == 0x1, marker & 0x0F <= 3 else {
-            throw failure(.invalidObject, at + 1, String(format: "count is not a 1-8 byte integer (marker 0x%02X)", marker))
-        }
-        let size = 1 << Int(marker & 0x0F)
-        try checkExtent(at + 2, size, object: at, "count")
-        let count = readUInt(at + 2, size)
-        guard count <= UInt64(Int.max) else { throw failure(.outOfBounds, at + 2, "count \(count) is too large") }
-        return (Int(count), at + 2 + size)
-    }
-
-    @inline(__always)
-    func readReference(_ at: Int) throws -> Int {
-        let reference = readUInt(at, refSize)
-        guard reference < UInt64(objectCount) else {
-            throw failure(.outOfBounds, at, "reference \(reference) is not below the object count \(objectCount)")
-        }
-        return Int(reference)
-    }
-
     mutating func decodeObject(_ index: Int, depth: Int) throws -> PropertyListValue {
         let known = state[index]
         if known >= 0 { return cachedValues[Int(known)] }
         let at = try offset(of: index)
-        if known == Self.inProgress {
-            throw failure(.cycle, at, "object \(index) contains itself")
-        }
+        if known == Self.inProgress { throw cycle(object: index, at: at) }
         let marker = base.load(fromByteOffset: at, as: UInt8.self)
         let low = marker & 0x0F
         switch marker >> 4 {
-        case 0x0:
-            switch marker {
-            case 0x08: return .bool(false)
-            case 0x09: return .bool(true)
-            case 0x00: throw failure(.invalidObject, at, "null objects (marker 0x00) are not property-list values")
-            default: throw failure(.invalidObject, at, String(format: "unknown object marker 0x%02X", marker))
-            }
-        case 0x1:
-            return try decodeInteger(at: at, low: low)
-        case 0x2:
-            if low == 2 {
-                try checkExtent(at + 1, 4, object: at, "real")
-                return .float(Float(bitPattern: UInt32(readUInt(at + 1, 4))))
-            } else if low == 3 {
-                try checkExtent(at + 1, 8, object: at, "real")
-                return .real(Double(bitPattern: readUInt(at + 1, 8)))
-            }
-            throw failure(.invalidObject, at, "real of \(1 << Int(low)) bytes; only 4 and 8 are allowed")
-        case 0x3:
-            guard low == 3 else { throw failure(.invalidObject, at, String(format: "unknown object marker 0x%02X", marker)) }
-            try checkExtent(at + 1, 8, object: at, "date")
-            let seconds = Double(bitPattern: readUInt(at + 1, 8))
-            guard GregorianDate.isRepresentable(seconds) else {
-                throw failure(.invalidScalar, at, "date \(seconds) is not finite or outside the years −9999 … 9999")
-            }
-            return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:
-            let (count, payload) = try readCount(at: at, low: low)
-            try checkExtent(payload, count, object: at, "data")
+            let (payload, count) = try dataExtent(at: at, low: low)
             let value = PropertyListValue.data(Data(bytes: base + payload, count: count))
             return cacheIfLarge(value, index: index, length: count)
         case 0x5:
-            let (count, payload) = try readCount(at: at, low: low)
-            try checkExtent(payload, count, object: at, "ASCII string")
-            let bytes = UnsafeRawBufferPointer(start: base + payload, count: count)
-            guard Self.isASCII(bytes) else {
-                throw failure(.invalidEncoding, at, "ASCII string object contains a byte above 0x7F")
-            }
+            let bytes = try asciiStringBytes(at: at, low: low)
             asciiKeyHash[index] = DictionaryKeyCheck.hash(bytes) | 1
             return cached(.string(String(decoding: bytes, as: UTF8.self)), index: index)
         case 0x6:
-            let (count, payload) = try readCount(at: at, low: low)
-            let (length, overflow) = count.multipliedReportingOverflow(by: 2)
-            guard !overflow else { throw failure(.outOfBounds, at, "UTF-16 string length \(count) overflows") }
-            try checkExtent(payload, length, object: at, "UTF-16 string")
-            let string = try decodeUTF16BigEndian(payload, units: count, object: at)
+            let (payload, units) = try utf16StringUnits(at: at, low: low)
+            let string = try decodeUTF16BigEndian(payload, units: units, object: at)
             return cached(.string(string), index: index)
-        case 0x8:
-            let size = Int(low) + 1
-            try checkExtent(at + 1, size, object: at, "UID")
-            return .uid(PropertyListUID(readUInt(at + 1, size)))
         case 0xA, 0xC:
             return try decodeArray(index, at: at, low: low, depth: depth)
         case 0xD:
             return try decodeDictionary(index, at: at, low: low, depth: depth)
         default:
-            throw failure(.invalidObject, at, String(format: "unknown object marker 0x%02X", marker))
+            return try decodeFixedSizeObject(at: at, marker: marker)
         }
     }
 
@@ -257,29 +148,6 @@ struct BinaryObjectDecoder {
     mutating func remember(_ value: PropertyListValue, index: Int) {
         state[index] = Int32(truncatingIfNeeded: cachedValues.count)
         cachedValues.append(value)
-    }
-
-    func decodeInteger(at: Int, low: UInt8) throws -> PropertyListValue {
-        guard low <= 4 else {
-            throw failure(.invalidObject, at, "integer of \(1 << Int(min(low, 15))) bytes; at most 16 are allowed")
-        }
-        let size = 1 << Int(low)
-        try checkExtent(at + 1, size, object: at, "integer")
-        switch size {
-        case 8:
-            return .integer(PropertyListInteger(Int64(bitPattern: readUInt(at + 1, 8))))
-        case 16:
-            // CF writes values above Int64.max with a zero high half. A
-            // sign-extended high half also appears in the wild for negatives.
-            let high = readUInt(at + 1, 8), lowHalf = readUInt(at + 9, 8)
-            if high == 0 { return .integer(PropertyListInteger(lowHalf)) }
-            if high == UInt64.max, Int64(bitPattern: lowHalf) < 0 {
-                return .integer(PropertyListInteger(Int64(bitPattern: lowHalf)))
-            }
-            throw failure(.invalidScalar, at, "16-byte integer is outside −2^63 … 2^64−1")
-        default:
-            return .integer(PropertyListInteger(readUInt(at + 1, size)))
-        }
     }
 
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -341,29 +209,16 @@ struct BinaryObjectDecoder {
             }
             return written
         }
-        if let malformedAt {
-            throw failure(.invalidEncoding, at, "UTF-16 string has an unpaired surrogate at code unit \(malformedAt)")
-        }
+        if let malformedAt { throw unpairedSurrogate(at: malformedAt, object: at) }
         return string
-    }
-
-    mutating func enter(_ index: Int, at: Int, depth: Int) throws {
-        guard depth < maximumDepth else {
-            throw failure(.depthLimitExceeded, at, "nesting deeper than \(maximumDepth) levels")
-        }
-        state[index] = Self.inProgress
     }
 
     /// Checks a container's header (count, extent, depth) and marks it in
     /// progress; returns its count and where its references start.
     mutating func openContainer(_ index: Int, at: Int, low: UInt8, isDictionary: Bool, depth: Int) throws -> (count: Int, payload: Int) {
-        let (count, payload) = try readCount(at: at, low: low)
-        let (length, overflow) = count.multipliedReportingOverflow(by: isDictionary ? refSize * 2 : refSize)
-        guard !overflow else {
-            throw failure(.outOfBounds, at, isDictionary ? "dictionary of \(count) entries overflows" : "array of \(count) references overflows")
-        }
-        try checkExtent(payload, length, object: at, isDictionary ? "dictionary" : "array")
-        try enter(index, at: at, depth: depth)
+        let (count, payload) = try containerExtent(at: at, low: low, isDictionary: isDictionary)
+        try checkDepth(depth, at: at)
+        state[index] = Self.inProgress
         return (count, payload)
     }
 
@@ -431,7 +286,7 @@ struct BinaryObjectDecoder {
         for _ in 0..<count {
             let keyIndex = try readReference(refAt)
             guard case .string(let key) = try decodeObject(keyIndex, depth: depth) else {
-                throw failure(.invalidKey, at, "dictionary key (object \(keyIndex)) is not a string")
+                throw notAStringKey(object: keyIndex, dictionaryAt: at)
             }
             keys.append(key)
             hashes.append(asciiKeyHash[keyIndex])

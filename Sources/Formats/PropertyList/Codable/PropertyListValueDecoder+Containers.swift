@@ -14,25 +14,9 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// A missing key is `nil` too: the encoder leaves out keys whose value is `nil`.
     func decodeNil(forKey key: Key) throws -> Bool { entries[key.stringValue]?.isNullMarker ?? true }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try get(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try get(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try get(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try get(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try get(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try get(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try get(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try get(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try get(type, key) }
-    @available(macOS 15.0, iOS 18.0, *)
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try get(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try get(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try get(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try get(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try get(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try get(type, key) }
-    @available(macOS 15.0, iOS 18.0, *)
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try get(type, key) }
-
+    /// Also the witness of every `decode(_:forKey:)` for a native type
+    /// (`Int`, `String`…): ``ValueTreeDecoder/unbox(_:as:path:)`` finds
+    /// those by one cast and reads them directly.
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.unbox(try value(for: key), as: type, path: codingPath + [key])
     }
@@ -61,10 +45,6 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = entries[key.stringValue], !value.isNullMarker else { return nil }
         return try decoder.unbox(value, as: type, path: codingPath + [key])
-    }
-
-    private func get<P: PropertyListPrimitive>(_ type: P.Type, _ key: Key) throws -> P {
-        try decoder.unboxPrimitive(try value(for: key), as: type, path: codingPath + [key])
     }
 
     private func getIfPresent<P: PropertyListPrimitive>(_ type: P.Type, _ key: Key) throws -> P? {
@@ -121,33 +101,9 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) }
-    mutating func decode(_ type: String.Type) throws -> String { try next(type) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) }
-    mutating func decode(_ type: Float.Type) throws -> Float { try next(type) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) }
-    @available(macOS 15.0, iOS 18.0, *)
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try next(type) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) }
-    @available(macOS 15.0, iOS 18.0, *)
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try next(type) }
-
+    /// Also the witness of every `decode(_:)` for a native type.
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let result = try decoder.unbox(try current(type), as: type, path: currentPath)
-        currentIndex += 1
-        return result
-    }
-
-    private mutating func next<P: PropertyListPrimitive>(_ type: P.Type) throws -> P {
-        let result = try decoder.unboxPrimitive(try current(type), as: type, path: currentPath)
         currentIndex += 1
         return result
     }

@@ -48,24 +48,8 @@ final class ValueTreeDecoder: Decoder, SingleValueDecodingContainer {
     // MARK: Single-value container
 
     func decodeNil() -> Bool { value.isNullMarker }
-    func decode(_ type: Bool.Type) throws -> Bool { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: String.Type) throws -> String { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: Double.Type) throws -> Double { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: Float.Type) throws -> Float { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: Int.Type) throws -> Int { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try unboxPrimitive(value, as: type, path: codingPath) }
-    @available(macOS 15.0, iOS 18.0, *)
-    func decode(_ type: Int128.Type) throws -> Int128 { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: UInt.Type) throws -> UInt { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxPrimitive(value, as: type, path: codingPath) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxPrimitive(value, as: type, path: codingPath) }
-    @available(macOS 15.0, iOS 18.0, *)
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try unboxPrimitive(value, as: type, path: codingPath) }
+    /// Also the witness of every `decode(_:)` for a native type (`Int`,
+    /// `String`…): ``unbox(_:as:path:)`` finds those by one cast.
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try unbox(value, as: type, path: codingPath) }
 
     // MARK: Unboxing

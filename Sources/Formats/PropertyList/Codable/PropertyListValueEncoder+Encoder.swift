@@ -43,24 +43,8 @@ final class ValueTreeEncoder: Encoder, SingleValueEncodingContainer {
     // MARK: Single-value container
 
     func encodeNil() throws { try setSingle(nil) }
-    func encode(_ value: Bool) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: String) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: Double) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: Float) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: Int) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: Int8) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: Int16) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: Int32) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: Int64) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    @available(macOS 15.0, iOS 18.0, *)
-    func encode(_ value: Int128) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: UInt) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: UInt8) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: UInt16) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: UInt32) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    func encode(_ value: UInt64) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
-    @available(macOS 15.0, iOS 18.0, *)
-    func encode(_ value: UInt128) throws { try setSingle(boxPrimitive(value, path: codingPath)) }
+    /// Also the witness of every `encode(_:)` for a native type (`Int`,
+    /// `String`…): ``box(_:path:)`` finds those by one cast.
     func encode<T: Encodable>(_ value: T) throws { try setSingle(box(value, path: codingPath)) }
 
     private func setSingle(_ value: PropertyListValue?) throws {

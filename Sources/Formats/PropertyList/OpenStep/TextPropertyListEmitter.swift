@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the OpenStep and JSON writers share: walking arrays and
 /// dictionaries, the depth limit, and key paths in errors. A conforming
 /// emitter supplies the punctuation and the scalars.
@@ -27,6 +29,17 @@ protocol TextPropertyListEmitter {
 }
 
 extension TextPropertyListEmitter {
+    /// The whole document for `value`: refused before anything is written
+    /// if it would be over `maximumOutputSize` bytes, else written from the
+    /// top, with a newline after it when `finalNewline` is set.
+    consuming func document(_ value: PropertyListValue, maximumOutputSize: Int, finalNewline: Bool = false) throws -> Data {
+        try PropertyListCensus.checkTextOutput(of: value, format: Self.format, maximumDepth: maximumDepth,
+                                               maximumOutputSize: maximumOutputSize)
+        try write(value, depth: 0)
+        if finalNewline { output.append(0x0A) }
+        return output.takeData()
+    }
+
     /// Writes `value`, nested `depth` containers deep.
     ///
     /// Errors start with an empty key path; each container on the way out

@@ -4,11 +4,7 @@
 /// 1582 and disagrees; we follow CF and plistlib).
 struct GregorianDate: Equatable {
     var year: Int64
-    var month: Int
-    var day: Int
-    var hour: Int
-    var minute: Int
-    var second: Int
+    var month, day, hour, minute, second: Int
 
     static let secondsFrom1970To2001: Int64 = 978_307_200
 

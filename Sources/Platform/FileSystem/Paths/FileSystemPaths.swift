@@ -8,15 +8,13 @@ import Darwin
 import Foundation
 import SystemPackage
 
-/// The file system's capacity, as `statvfs` reports it.
+/// The file system's capacity, as `statvfs` reports it
+/// (``FileSystemPaths/space(atPath:)`` makes it).
 public struct FileSystemSpace: Sendable, Hashable {
+    /// The size of the file system, in bytes.
     public var total: UInt64
+    /// The bytes an unprivileged process may still write.
     public var available: UInt64
-
-    public init(total: UInt64, available: UInt64) {
-        self.total = total
-        self.available = available
-    }
 }
 
 /// Operations on paths for what is not beneath a held directory: the
@@ -145,8 +143,13 @@ public enum FileSystemPaths {
     }
 
     /// The names in the directory at `path`, bytewise sorted; a missing one is empty.
-    public static func entries(atPath path: String) throws(FileSystemError) -> [String] {
-        guard let directory = try openDirectoryIfPresent(path) else { return [] }
+    ///
+    /// - Parameter followLinks: whether a link at `path` is followed, as a
+    ///   path a person typed is; then something there that is not a
+    ///   directory is `ENOTDIR`. Otherwise a link, or anything else that is
+    ///   not a directory, is empty too.
+    public static func entries(atPath path: String, followLinks: Bool = false) throws(FileSystemError) -> [String] {
+        guard let directory = try openDirectoryIfPresent(path, followLinks: followLinks) else { return [] }
         defer { directory.closeQuietly() }
         do { return try directory.sortedEntries() } catch { throw error.with(path: path) }
     }
@@ -171,9 +174,9 @@ public enum FileSystemPaths {
         return FileSystemSpace(total: UInt64(info.f_blocks) * unit, available: UInt64(info.f_bavail) * unit)
     }
 
-    private static func openDirectoryIfPresent(_ path: String) throws(FileSystemError) -> FileDescriptor? {
-        do { return try FileDescriptor.openDirectory(atPath: path, followLinks: false) } catch {
-            if error.isNotFound || error.isNotDirectory { return nil }
+    private static func openDirectoryIfPresent(_ path: String, followLinks: Bool = false) throws(FileSystemError) -> FileDescriptor? {
+        do { return try FileDescriptor.openDirectory(atPath: path, followLinks: followLinks) } catch {
+            if error.isNotFound || (error.isNotDirectory && !followLinks) { return nil }
             throw error
         }
     }

@@ -17,11 +17,6 @@ public struct ProcessStat: Sendable, Hashable {
     /// Clock ticks since boot when the process started (field 22).
     public var startTime: UInt64
 
-    public init(state: Character, startTime: UInt64) {
-        self.state = state
-        self.startTime = startTime
-    }
-
     /// The facts of the process `pid`; nil where it has no procfs entry (it
     /// is gone, or the system has no `/proc`).
     public static func read(_ pid: Int32) -> ProcessStat? {

@@ -54,6 +54,12 @@ extension AppContainer {
         do { fd = try parent.open(name, .readOnly, options: [.noFollow, .nonBlocking]) }
         catch { throw directory.failure(error, path, "read the do-not-back-up flag") }
         defer { fd.closeQuietly() }
+        return try exclusionFlag(of: fd, path)
+    }
+
+    /// The flag of an open file or directory that is at `path`.
+    func exclusionFlag(of fd: FileDescriptor, _ path: ContainerPath) throws(ContainerError) -> Bool {
+        if options.exclusionStorage == .record { return try exclusionRecord().contains(path.normalized) }
         do {
             guard let value = try fd.extendedAttribute(Self.exclusionAttributeName) else { return false }
             return value.first.map { $0 != 0 } ?? false

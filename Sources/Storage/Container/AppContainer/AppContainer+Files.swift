@@ -104,22 +104,35 @@ extension AppContainer {
     /// Moves (renames) an item; the destination must not exist. The
     /// do-not-back-up flag moves with it.
     public func moveItem(_ from: String, to: String) throws {
+        try rename(from, to: to, replacing: false, action: "move")
+    }
+
+    /// Moves an item over another, atomically (`rename`): readers see the
+    /// old item or the new one, never neither. The do-not-back-up flag
+    /// moves with the item, as in ``moveItem(_:to:)``.
+    public func replaceItem(at destination: String, withItemAt source: String) throws {
+        try rename(source, to: destination, replacing: true, action: "replace")
+    }
+
+    /// One confined `rename` for both: the parents are opened beneath the
+    /// root and flushed after.
+    private func rename(_ from: String, to: String, replacing: Bool, action: String) throws {
         let source = try ContainerPath(from)
         let destination = try ContainerPath(to)
-        try checkWritable(source, action: "move")
-        try checkWritable(destination, action: "move")
-        let sourceParent = try directory.openParent(source, action: "move")
+        try checkWritable(source, action: action)
+        try checkWritable(destination, action: action)
+        let sourceParent = try directory.openParent(source, action: action)
         defer { sourceParent.closeQuietly() }
-        try directory.withParent(destination, action: "move") { parent, name throws(ContainerError) in
+        try directory.withParent(destination, action: action) { parent, name throws(ContainerError) in
             do throws(FileSystemError) {
-                try sourceParent.rename(source.name, to: parent, name, replace: false)
+                try sourceParent.rename(source.name, to: parent, name, replace: replacing)
                 try? parent.sync()
                 try? sourceParent.sync()
             } catch {
                 if error.isNotFound, (try? sourceParent.status(of: source.name)) == nil {
-                    throw directory.failure(error, source, "move")
+                    throw directory.failure(error, source, action)
                 }
-                throw directory.failure(error, destination, "move")
+                throw directory.failure(error, destination, action)
             }
         }
         try exclusionRecordMove(from: source, to: destination)

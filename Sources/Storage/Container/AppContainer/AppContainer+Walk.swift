@@ -34,25 +34,4 @@ extension AppContainer {
             throw error
         }
     }
-
-    /// Moves an item over another, atomically (`rename`): readers see the
-    /// old item or the new one, never neither. The do-not-back-up flag
-    /// moves with the item, as in ``moveItem(_:to:)``.
-    public func replaceItem(at destination: String, withItemAt source: String) throws {
-        let from = try ContainerPath(source)
-        let to = try ContainerPath(destination)
-        try checkWritable(from, action: "replace")
-        try checkWritable(to, action: "replace")
-        let sourceParent = try directory.openParent(from, action: "replace")
-        defer { sourceParent.closeQuietly() }
-        try directory.withParent(to, action: "replace") { parent, name throws(ContainerError) in
-            do throws(FileSystemError) {
-                try sourceParent.rename(from.name, to: parent, name, replace: true)
-                try? parent.sync()
-            } catch {
-                throw directory.failure(error, to, "replace")
-            }
-        }
-        try exclusionRecordMove(from: from, to: to)
-    }
 }

@@ -35,7 +35,8 @@ extension AppContainer {
 
     /// Copies a file, link or directory tree; the destination must not
     /// exist. Permissions and the do-not-back-up flag are copied (Foundation
-    /// on Linux drops the flag).
+    /// on Linux drops the flag); each file is written as durably as
+    /// ``writeAtomically(_:to:durability:)`` writes by default.
     public func copyItem(_ from: String, to: String) throws {
         let source = try ContainerPath(from)
         let destination = try ContainerPath(to)
@@ -46,62 +47,18 @@ extension AppContainer {
             if (try? parent.status(of: name)) != nil {
                 throw ContainerError(.alreadyExists, path: destination.text, "cannot copy: the destination exists")
             }
-            try copyTree(sourceParent, source.name, source, to: parent, name, destination)
-        }
-    }
-
-    private func copyTree(_ fromParent: FileDescriptor, _ fromName: String, _ fromPath: ContainerPath,
-                          to toParent: FileDescriptor, _ toName: String, _ toPath: ContainerPath) throws(ContainerError) {
-        let info: FileStatus
-        do { info = try fromParent.status(of: fromName) } catch { throw directory.failure(error, fromPath, "copy") }
-        let excluded = (try? exclusionFlag(fromParent, fromName, fromPath)) ?? false
-        if info.isSymbolicLink {
-            do { try toParent.makeSymbolicLink(toName, target: try fromParent.readLink(fromName)) }
-            catch { throw ContainerError(error, path: toPath.text, "copy a link") }
-            return
-        }
-        if info.isDirectory {
-            try copyDirectory(fromParent, fromName, fromPath, to: toParent, toName, toPath,
-                              permissions: info.permissions, excluded: excluded)
-            return
-        }
-        let input: FileDescriptor
-        do { input = try fromParent.open(fromName, .readOnly, options: .noFollow) }
-        catch { throw directory.failure(error, fromPath, "copy") }
-        defer { input.closeQuietly() }
-        var copied: UInt64 = 0
-        let options = AtomicWriteOptions(durability: .full, permissions: info.permissions, replacesExisting: false)
-        do {
-            try toParent.replaceAtomically(toName, options: options) { output throws(FileSystemError) in
-                copied = try input.copyContents(to: output)
-                if excluded { try setExclusionFlag(output, path: toPath, true) }
+            let options = TreeCopyOptions(durability: .full) { item throws(FileSystemError) in
+                let from = item.path.isEmpty ? source : source.appending(item.path)
+                if (try? exclusionFlag(of: item.source, from)) == true {
+                    try setExclusionFlag(item.copy, path: item.path.isEmpty ? destination : destination.appending(item.path), true)
+                }
             }
-        } catch {
-            throw ContainerError(error, path: toPath.text, "write")
+            do throws(FileSystemError) {
+                counter.add(Int(clamping: try sourceParent.copyTree(source.name, to: parent, name, options: options)))
+            } catch {
+                // The error's path runs from the source's parent: `name/…`.
+                throw directory.failure(error, source.sibling(error.path), "copy")
+            }
         }
-        counter.add(Int(clamping: copied))
-    }
-
-    private func copyDirectory(_ fromParent: FileDescriptor, _ fromName: String, _ fromPath: ContainerPath,
-                               to toParent: FileDescriptor, _ toName: String, _ toPath: ContainerPath,
-                               permissions: UInt32, excluded: Bool) throws(ContainerError) {
-        let from: FileDescriptor
-        let to: FileDescriptor
-        do {
-            try toParent.makeDirectory(toName, permissions: permissions)
-            from = try fromParent.openDirectory(fromName)
-        } catch { throw ContainerError(error, path: toPath.text, "copy") }
-        defer { from.closeQuietly() }
-        do { to = try toParent.openDirectory(toName) } catch { throw ContainerError(error, path: toPath.text, "copy") }
-        defer { to.closeQuietly() }
-        let children: [String]
-        do {
-            if excluded { try setExclusionFlag(to, path: toPath, true) }
-            children = try from.sortedEntries()
-        } catch { throw ContainerError(error, path: toPath.text, "copy") }
-        for child in children {
-            try copyTree(from, child, fromPath.appending(child), to: to, child, toPath.appending(child))
-        }
-        try? to.sync()
     }
 }

@@ -8,8 +8,7 @@ struct BackupItem: Sendable {
     var itemClass: KeychainItemClass
     /// The attributes, with `accessGroup` and `accessibility` set.
     var attributes: KeychainAttributes
-    var creationDate: Date
-    var modificationDate: Date
+    var creationDate, modificationDate: Date
     var data: Data
 
     /// The item's dictionary, keyed by iOS's attribute codes.

@@ -8,8 +8,7 @@ struct StoredItem: Sendable {
     var itemClass: KeychainItemClass
     /// The attributes, with `accessGroup` and `accessibility` set.
     var attributes: KeychainAttributes
-    var creationDate: Date
-    var modificationDate: Date
+    var creationDate, modificationDate: Date
     var sealedData: Data
 
     var accessGroup: String { attributes.accessGroup ?? "" }

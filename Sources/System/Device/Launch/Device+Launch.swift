@@ -1,6 +1,7 @@
 import Container
 import Foundation
 import Launch
+import NetworkConditions
 
 extension Device {
     /// Starts an installed app's executable as its own process, inside its
@@ -15,10 +16,18 @@ extension Device {
     /// purge, update and uninstall see the app running until it ends
     /// (``terminate(_:timeout:)``, or `wait`).
     ///
+    /// The launch honours the device's radio conditions (``network``): the
+    /// result's ``AppProcess/network`` says whether the airplane-mode alert
+    /// is shown, and an app whose `Info.plist` has `UIRequiresPersistentWiFi`
+    /// true holds the Wi-Fi power timer until it ends.
+    /// With a watchdog (``ProcessLaunchOptions/watchdog``) the call returns
+    /// once the app says it finished launching, or kills it past the limit.
+    ///
     /// - Parameters:
     ///   - wait: wait for the process to end; its status is in the result's
     ///     `exitStatus` and the run record is removed.
-    /// - Throws: ``DeviceError`` `notInstalled`, `appRunning`, `sealMismatch`;
+    /// - Throws: ``DeviceError`` `notInstalled`, `appRunning`, `sealMismatch`,
+    ///   `watchdogTimeout`;
     ///   `LaunchError` when the process cannot start (no trampoline, exec
     ///   refused, `.required` confinement without Landlock).
     public func launch(_ bundleID: String, arguments: [String] = [], environment: [String: String] = [:],
@@ -29,6 +38,8 @@ extension Device {
         }
         try verifySealBeforeLaunch(app)
         try protectSecrets()
+        var environment = environment
+        let watchdog = try armWatchdog(options.watchdog, for: app, environment: &environment)
         var launch = ConfinedLaunch.app(
             executable: app.bundleContainer.appendingPathComponent(app.bundle.info.executable),
             bundle: app.bundleContainer, container: app.dataContainerURL,
@@ -41,15 +52,19 @@ extension Device {
         launch.standardError = options.standardError
         launch.printsWarnings = options.printsWarnings
         let process = try launch.start()
+        let network: NetworkLaunchReport
         do {
             try writeRunRecord(RunRecord(bundleID: bundleID, pid: process.pid, state: .active, kind: "process"))
+            network = try recordNetworkLaunch(of: app)
         } catch {
             // Never leave a process the device does not know about.
             try? process.terminate(.kill)
             _ = try? process.wait()
+            removeRunRecord(bundleID)
             throw error
         }
-        var result = AppProcess(bundleID: bundleID, process: process)
+        if let watchdog { try awaitLaunchFinished(process, bundleID: bundleID, watchdog) }
+        var result = AppProcess(bundleID: bundleID, process: process, network: network)
         if wait {
             result.exitStatus = try process.wait()
             removeRunRecord(bundleID)

@@ -24,4 +24,7 @@ public struct AppContext: Sendable {
     public let app: InstalledApp
     /// The device the app runs on.
     public let device: Device
+    /// Set when the system kills the app (the launch watchdog); long work
+    /// checks it and stops.
+    public let termination: AppTermination
 }

@@ -61,11 +61,16 @@ public struct LaunchOptions: Sendable {
     /// The state the app saved at its last background or terminate
     /// (filled in by ``AppRun/launch(options:)`` when not given).
     public var restoredState: PropertyListValue?
+    /// The launch watchdog's limit for this launch, in seconds; nil uses
+    /// the device's (``Device/launchWatchdogLimit``, 20 s by default).
+    public var watchdogLimit: TimeInterval?
 
     /// Creates options.
-    public init(arguments: [String] = [], url: URL? = nil, restoredState: PropertyListValue? = nil) {
+    public init(arguments: [String] = [], url: URL? = nil, restoredState: PropertyListValue? = nil,
+                watchdogLimit: TimeInterval? = nil) {
         self.arguments = arguments
         self.url = url
         self.restoredState = restoredState
+        self.watchdogLimit = watchdogLimit
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Launch
+import NetworkConditions
 import Preferences
 import PropertyList
 
@@ -30,6 +31,9 @@ public final class AppRun {
     public private(set) var state: AppState = .notRunning
     /// The context, from launch until terminate.
     public private(set) var context: AppContext?
+    /// What the radio conditions meant for the last launch (the
+    /// airplane-mode alert, the Wi-Fi timer hold), from launch on.
+    public private(set) var network: NetworkLaunchReport?
 
     init(bundleID: String, device: Device, delegate: any AppDelegate) {
         self.bundleID = bundleID
@@ -38,11 +42,22 @@ public final class AppRun {
     }
 
     /// Launches the app: opens its container, preferences (with the launch
-    /// arguments), keychain and saved state, records it as running, and
-    /// calls `didFinishLaunchingWithOptions`. The app is then inactive.
+    /// arguments), keychain and saved state, records it as running (and in
+    /// the radio conditions: ``network``), and calls
+    /// `didFinishLaunchingWithOptions`. The app is then inactive.
+    ///
+    /// The launch watchdog times `didFinishLaunchingWithOptions`: past the
+    /// limit (``LaunchOptions/watchdogLimit``, else the device's, 20 s by
+    /// default) the app is killed: it no longer runs, its
+    /// ``AppContext/termination`` is set so its long work stops, and the
+    /// device's ``Device/lastLaunchReport(_:)`` records the kill with the
+    /// reason `watchdog timeout` and the code `0x8badf00d`. The launch code
+    /// runs on a thread of its own so that the watchdog can give up on it.
     ///
     /// - Throws: ``DeviceError/Code/appRunning`` if the app already runs
-    ///   (here or in another process); `invalidTransition` unless not running.
+    ///   (here or in another process); `invalidTransition` unless not
+    ///   running; ``DeviceError/Code/watchdogTimeout`` when the watchdog
+    ///   killed the app.
     public func launch(options: LaunchOptions = LaunchOptions()) throws {
         guard state == .notRunning else {
             throw DeviceError(.invalidTransition, bundleID: bundleID, "cannot launch \(bundleID): it is \(state.rawValue)")
@@ -57,17 +72,43 @@ public final class AppRun {
         let context = AppContext(bundleID: bundleID, container: container,
                                  searchPaths: try app.searchPaths(), preferences: try app.preferences(configuration: configuration),
                                  keychain: app.keychainClient(on: device), bundle: app.bundle, stateRestoration: restoration,
-                                 app: app, device: device)
+                                 app: app, device: device, termination: AppTermination())
         var options = options
         if options.restoredState == nil { options.restoredState = try? restoration.restoredState() }
         self.context = context
         try move(to: .inactive)
         LiveRuns.shared.add(self)
-        do {
-            _ = try delegate.application(context, didFinishLaunchingWithOptions: options)
-        } catch {
+        do { network = try device.recordNetworkLaunch(of: app) } catch {
             end()
             throw error
+        }
+        let limit = options.watchdogLimit ?? device.launchWatchdogLimit
+        let delegate = self.delegate
+        let launchOptions = options
+        let call = WatchdogCall { _ = try delegate.application(context, didFinishLaunchingWithOptions: launchOptions) }
+        let started = Date()
+        let ended = call.run(limit: limit)
+        var report = LaunchReport(bundleID: bundleID, started: started, duration: Date().timeIntervalSince(started),
+                                  limit: limit, outcome: .finished)
+        switch ended {
+        case .returned:
+            try? device.writeLaunchReport(report)
+        case .threw(let error):
+            end()
+            report.outcome = .failed
+            try? device.writeLaunchReport(report)
+            throw error
+        case .timedOut:
+            context.termination.terminate(.watchdogTimeout)
+            end()
+            report.outcome = .killed
+            report.reason = .watchdogTimeout
+            report.terminationCode = LaunchWatchdog.terminationCode
+            try? device.writeLaunchReport(report)
+            // The abandoned launch code stops at its next check of the
+            // termination; give it a moment so it does not race a relaunch.
+            call.waitForEnd(timeout: WatchdogCall.abandonGrace)
+            throw DeviceError(.watchdogTimeout, bundleID: bundleID, report.summary)
         }
     }
 

@@ -6,6 +6,7 @@ import Foundation
 /// device.plist                         identity, capacity, thresholds
 /// applications.plist                   the registry: installed apps, app groups
 /// journal.plist                        a committed update/uninstall being finished
+/// network.plist                        the radio conditions and the network clock
 /// .device.lock                         flock serializing changes
 /// Secrets/device-secret                the keychain's device secret
 /// Keychains/keychain-2.db              the keychain store
@@ -14,6 +15,7 @@ import Foundation
 /// Containers/Shared/AppGroup/<UUID>/
 /// System/                              read-only local and system domains
 /// run/<bundle id>.plist                running-app records
+/// run/launches/<bundle id>.plist       each app's last launch report (the watchdog's kills)
 /// ```
 struct DeviceLayout: Sendable {
     let root: URL
@@ -21,6 +23,7 @@ struct DeviceLayout: Sendable {
     var devicePlist: URL { root.appendingPathComponent("device.plist") }
     var registry: URL { root.appendingPathComponent("applications.plist") }
     var journal: URL { root.appendingPathComponent("journal.plist") }
+    var networkPlist: URL { root.appendingPathComponent("network.plist") }
     var lockFile: URL { root.appendingPathComponent(".device.lock") }
     var secrets: URL { root.appendingPathComponent("Secrets", isDirectory: true) }
     var secretFile: URL { secrets.appendingPathComponent("device-secret") }
@@ -36,6 +39,8 @@ struct DeviceLayout: Sendable {
     func dataContainer(_ uuid: String) -> URL { dataApplications.appendingPathComponent(uuid, isDirectory: true) }
     func groupContainer(_ uuid: String) -> URL { appGroups.appendingPathComponent(uuid, isDirectory: true) }
     func runRecord(_ bundleID: String) -> URL { run.appendingPathComponent(bundleID + ".plist") }
+    var launchReports: URL { run.appendingPathComponent("launches", isDirectory: true) }
+    func launchReport(_ bundleID: String) -> URL { launchReports.appendingPathComponent(bundleID + ".plist") }
 
     /// The directories of the system domains, created with the device.
     static let systemDirectories = ["Applications", "Library/Preferences", "Library/Caches", "System/Library/CoreServices",

@@ -13,6 +13,9 @@ struct DeviceRecord: Codable, Sendable {
     /// Custom thresholds; nil uses ``DiskThresholds/defaults(capacity:)``.
     var thresholds: DiskThresholds?
     var created: Date
+    /// The launch watchdog's limit in seconds; nil uses
+    /// ``LaunchWatchdog/defaultLimit``.
+    var launchWatchdogLimit: Double?
 }
 
 /// Reading and writing the device's small property-list records.

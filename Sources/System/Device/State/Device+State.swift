@@ -34,9 +34,10 @@ extension Device {
         return try clean(caches: false, progress: nil)
     }
 
-    /// Erases all content (`simctl erase`): every app and its containers,
-    /// every keychain item and run record. The identity, device secret and
-    /// capacity stay.
+    /// Erases all content and settings (`simctl erase`): every app and its
+    /// containers, every keychain item and run record, and the radio
+    /// conditions (``network`` is a new device's again). The identity,
+    /// device secret and capacity stay.
     ///
     /// - Throws: ``DeviceError/Code/appRunning`` while an app runs.
     public func erase() throws {
@@ -52,6 +53,9 @@ extension Device {
             }
             do throws(FileSystemError) { _ = try FileSystemPaths.removeContents(atPath: layout.run.path) } catch {
                 throw DeviceError(error, path: layout.run.path, "remove the run records")
+            }
+            do throws(FileSystemError) { try FileSystemPaths.removeFile(atPath: layout.networkPlist.path) } catch {
+                throw DeviceError(error, path: layout.networkPlist.path, "reset the network conditions")
             }
         }
     }

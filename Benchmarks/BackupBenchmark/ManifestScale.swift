@@ -1,0 +1,75 @@
+import Container
+import FileSystem
+import Foundation
+import MobileBackup
+
+/// Issue 14, finding 10: open, extract and restore of a backup whose
+/// Manifest.db has `rows` rows (one app domain: `Documents/dK/` folders of
+/// empty files), each step timed on its own. Linear steps take seconds for
+/// 200,000 rows; a per-row query or scan would take minutes.
+/// `backup-benchmark --manifest-rows 200000 [--work DIR] [--keep]`.
+struct ManifestScaleBenchmark {
+    let rows: Int
+    let work: URL
+    static let directoryCount = 1_000
+    static let bundleID = "com.example.scale"
+
+    /// Keeps the generated backup for the next run (which then only reads it).
+    let keep: Bool
+
+    func run() throws {
+        let root = work.appendingPathComponent("manifest-scale-\(rows)")
+        let backup = root.appendingPathComponent("backup")
+        for output in ["out", "container"] { _ = try? FileSystemPaths.removeTree(atPath: root.path + "/" + output) }
+        if !FileSystemPaths.exists(atPath: backup.path + "/Manifest.db") {
+            _ = try? FileSystemPaths.removeTree(atPath: root.path)
+            try generate(root: root, backup: backup)
+        }
+        let domain = "AppDomain-" + Self.bundleID
+        var reader: BackupReader?
+        let open = try Self.seconds { reader = try BackupReader(directory: backup) }
+        guard let reader else { return }
+        var extracted = 0
+        let extract = try Self.seconds {
+            extracted = try reader.extract(domain: domain, to: root.appendingPathComponent("out")).verifiedFiles
+        }
+        let containerPath = root.appendingPathComponent("container").path
+        try FileSystemPaths.makeDirectories(atPath: containerPath)
+        var restored = 0
+        let restore = try Self.seconds {
+            restored = try BackupRestorer(reader).restoreApp(bundleID: Self.bundleID, into: DirectoryHandle(openingAt: containerPath)).restoredFiles
+        }
+        print("| rows | open | extract | restore |")
+        print("|---:|---:|---:|---:|")
+        print(String(format: "| %d (%d records) | %.2f s | %.2f s (%d files) | %.2f s (%d files) |",
+                     rows, reader.records.count, open, extract, extracted, restore, restored))
+        if !keep { _ = try? FileSystemPaths.removeTree(atPath: root.path) }
+    }
+
+    /// A tree of `rows` rows (with `Documents` and its folders) backed up into `backup`.
+    private func generate(root: URL, backup: URL) throws {
+        let tree = root.appendingPathComponent("tree")
+        let fileCount = rows - Self.directoryCount - 1
+        print("generating \(fileCount) empty files in \(Self.directoryCount) folders …")
+        for index in 0..<Self.directoryCount {
+            try FileSystemPaths.makeDirectories(atPath: tree.path + "/Documents/d\(index)")
+        }
+        for index in 0..<fileCount {
+            try FileSystemPaths.writeAtomically(Data(), toPath: tree.path + "/Documents/d\(index % Self.directoryCount)/f\(index)",
+                                                options: AtomicWriteOptions(durability: .none))
+        }
+        let device = BackupDeviceInfo(udid: "00008110-SCALE0000000001E", deviceName: "Scale iPhone", imei: "350000000000000")
+        let writer = BackupWriter(directory: backup, device: device)
+        let backUp = try Self.seconds {
+            _ = try writer.backUp([BackupDomainSource(domain: "AppDomain-" + Self.bundleID, root: tree)])
+        }
+        print(String(format: "backup of %d rows: %.2f s", rows, backUp))
+    }
+
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,111 @@
+/// A device's radio conditions: the switches the user sets (Wi-Fi, cellular
+/// data, airplane mode), the screen lock, and the Wi-Fi power timer, on a
+/// clock that tests control.
+///
+/// The switches change through methods, not setters, because each keeps the
+/// others consistent: switching airplane mode on forgets that Wi-Fi was
+/// turned back on inside it, and powering Wi-Fi up arms the power timer.
+///
+/// ```swift
+/// var network = DeviceNetwork()
+/// try network.advance(by: 31 * 60)
+/// network.route(at: network.clock.now)   // .failure(wifiOffByTimer), cellular is off
+/// network.setAirplaneMode(true)
+/// network.setWiFi(true)                  // Wi-Fi back on inside airplane mode
+/// ```
+///
+/// The rules, with their source, are in <doc:WiFiAndAirplaneMode>.
+public struct DeviceNetwork: Codable, Sendable, Equatable, Hashable {
+    /// The Wi-Fi switch. Outside airplane mode the Wi-Fi radio follows it;
+    /// in airplane mode the radio is on only if Wi-Fi was turned back on
+    /// (``wifiReenabledInAirplaneMode``).
+    public internal(set) var wifiEnabled: Bool
+    /// The cellular-data switch (off in airplane mode whatever it says).
+    public internal(set) var cellularEnabled: Bool
+    /// Airplane mode: every radio off, until Wi-Fi is turned back on inside it.
+    public internal(set) var airplaneMode: Bool
+    /// Whether Wi-Fi was turned back on since airplane mode was switched on
+    /// (and is still on). False outside airplane mode.
+    public internal(set) var wifiReenabledInAirplaneMode: Bool
+    /// Whether the screen is locked: a locked device has no Wi-Fi connection.
+    public internal(set) var locked: Bool
+    /// The 30-minute Wi-Fi power timer.
+    public internal(set) var wifiTimer: WiFiPowerTimer
+    /// The time the conditions run on.
+    public internal(set) var clock: NetworkClock
+
+    /// Conditions at `clock`: by default a new device's, Wi-Fi switched on
+    /// (the timer armed now), no cellular data (a device without a SIM, as
+    /// the simulator is), airplane mode off, unlocked.
+    public init(wifiEnabled: Bool = true, cellularEnabled: Bool = false, airplaneMode: Bool = false,
+                locked: Bool = false, clock: NetworkClock = NetworkClock()) {
+        self.wifiEnabled = wifiEnabled
+        self.cellularEnabled = cellularEnabled
+        self.airplaneMode = airplaneMode
+        self.wifiReenabledInAirplaneMode = false
+        self.locked = locked
+        self.clock = clock
+        self.wifiTimer = WiFiPowerTimer(armedAt: clock.now)
+    }
+
+    // MARK: What is up
+
+    /// Whether the Wi-Fi radio is switched on: the switch outside airplane
+    /// mode, Wi-Fi turned back on inside it. The power timer and the lock
+    /// can still keep it from carrying traffic (``route(at:)``).
+    public var wifiRadioOn: Bool {
+        airplaneMode ? wifiReenabledInAirplaneMode : wifiEnabled
+    }
+
+    /// Whether the cellular radio carries data: switched on, outside airplane mode.
+    public var cellularRadioOn: Bool {
+        cellularEnabled && !airplaneMode
+    }
+
+    /// Whether the power timer has turned the Wi-Fi hardware off at `now`
+    /// (only meaningful while the radio is switched on).
+    public func wifiPoweredOffByTimer(at now: Double) -> Bool {
+        wifiRadioOn && wifiTimer.hasPoweredOff(at: now, locked: locked)
+    }
+
+    // MARK: The switches
+
+    /// Turns Wi-Fi on or off. In airplane mode, turning it on is turning it
+    /// back on inside airplane mode (so the airplane-mode alert is no longer
+    /// shown); turning it off there clears that again. Powering the radio up
+    /// arms the power timer.
+    public mutating func setWiFi(_ on: Bool) {
+        let wasOn = wifiRadioOn
+        wifiEnabled = on
+        if airplaneMode { wifiReenabledInAirplaneMode = on }
+        if wifiRadioOn && !wasOn { wifiTimer.arm(at: clock.now) }
+    }
+
+    /// Turns cellular data on or off.
+    public mutating func setCellular(_ on: Bool) {
+        cellularEnabled = on
+    }
+
+    /// Switches airplane mode. Switching it on turns every radio off and
+    /// forgets any earlier re-enabling of Wi-Fi; switching it off brings the
+    /// radios back as their switches say (arming the timer if Wi-Fi powers up).
+    public mutating func setAirplaneMode(_ on: Bool) {
+        guard on != airplaneMode else { return }
+        let wasOn = wifiRadioOn
+        airplaneMode = on
+        wifiReenabledInAirplaneMode = false
+        if wifiRadioOn && !wasOn { wifiTimer.arm(at: clock.now) }
+    }
+
+    /// Locks or unlocks the screen. The timer is left as it is: while locked
+    /// there is no Wi-Fi whatever holds it, and once unlocked the running
+    /// apps that require persistent Wi-Fi hold it again.
+    public mutating func setLocked(_ on: Bool) {
+        locked = on
+    }
+
+    /// Moves the clock forward by `seconds` (see ``NetworkClock/advance(by:)``).
+    public mutating func advance(by seconds: Double) throws(NetworkClockError) {
+        try clock.advance(by: seconds)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A ``ContainerMigration`` running on a thread of its own (see
+/// ``ContainerMigration/start(progress:)``): the caller goes on (an app
+/// finishes launching) while files move, and collects the outcome with
+/// ``wait()``.
+public final class MigrationTask: @unchecked Sendable {
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var outcome: Result<MigrationReport, MigrationError>?
+    private var latest: MigrationProgress?
+    private var stopRequested = false
+
+    init() {}
+
+    /// The last progress reported, nil before the first.
+    public var progress: MigrationProgress? { condition.withLock { latest } }
+
+    /// Whether the job has ended (finished, failed or stopped).
+    public var isFinished: Bool { condition.withLock { outcome != nil } }
+
+    /// Asks the job to stop after the item it is moving; it records where it
+    /// stands and ends with ``MigrationError/Code/stopped`` (run it again to resume).
+    public func cancel() { condition.withLock { stopRequested = true } }
+
+    /// Waits for the job to end and returns its report.
+    ///
+    /// - Throws: ``MigrationError`` the job ended with.
+    public func wait() throws(MigrationError) -> MigrationReport {
+        condition.lock()
+        defer { condition.unlock() }
+        while outcome == nil { condition.wait() }
+        switch outcome {
+        case .success(let report)?: return report
+        case .failure(let error)?: throw error
+        case nil: throw MigrationError(.stopped, "the migration ended without an outcome")
+        }
+    }
+
+    /// Waits up to `timeout` seconds; nil if the job is still running.
+    public func wait(timeout: TimeInterval) throws(MigrationError) -> MigrationReport? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        while outcome == nil {
+            if !condition.wait(until: deadline) { break }
+        }
+        let ended = outcome
+        condition.unlock()
+        switch ended {
+        case .success(let report)?: return report
+        case .failure(let error)?: throw error
+        case nil: return nil
+        }
+    }
+
+    fileprivate func update(_ progress: MigrationProgress) throws {
+        let stop = condition.withLock { () -> Bool in
+            latest = progress
+            return stopRequested
+        }
+        if stop { throw CancellationError() }
+    }
+
+    fileprivate func end(_ result: Result<MigrationReport, MigrationError>) {
+        condition.withLock {
+            outcome = result
+            condition.broadcast()
+        }
+    }
+}
+
+extension ContainerMigration {
+    /// Runs the job on a background thread and returns at once. `progress`
+    /// is called on that thread with each item done; if it throws, or the
+    /// task is cancelled, the job stops (and resumes when run again).
+    public func start(progress: @escaping @Sendable (MigrationProgress) throws -> Void = { _ in }) -> MigrationTask {
+        let task = MigrationTask()
+        let job = self
+        let thread = Thread {
+            let result: Result<MigrationReport, MigrationError>
+            do throws(MigrationError) {
+                result = .success(try job.run { current in
+                    try task.update(current)
+                    try progress(current)
+                })
+            } catch {
+                result = .failure(error)
+            }
+            task.end(result)
+        }
+        thread.name = "ContainerMigration"
+        thread.qualityOfService = .utility
+        thread.start()
+        return task
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import SandboxCLI
+
+/// `-lint` validates binary property lists without building their value
+/// (issue 14); it must accept and refuse exactly what the commands that
+/// decode do, with the same message.
+@Suite struct PlistLintValidationTests {
+    /// Every file of the shared corpus, in every format.
+    static func corpus() throws -> [URL] {
+        let folders = ["bplist", "malformed", "keyed_archive", "misc", "xml", "openstep"]
+        return folders.flatMap { folder -> [URL] in
+            let directory = SandboxProcess.fixtures.appendingPathComponent(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            return names.sorted().map { directory.appendingPathComponent($0) }
+        }
+    }
+
+    static func verdict(_ body: () throws -> Void) -> String {
+        do { try body(); return "OK" } catch { return "\(error)" }
+    }
+
+    @Test func lintAndDecodeAgreeOnEveryCorpusFile() throws {
+        let files = try Self.corpus()
+        try #require(files.count >= 200, "the shared corpus is missing")
+        var refused = 0
+        for file in files {
+            let data = try Data(contentsOf: file)
+            let decoded = Self.verdict { _ = try PlistRunner.decode(data) }
+            let linted = Self.verdict { try PlistRunner.lint(data) }
+            #expect(linted == decoded, "\(file.lastPathComponent)")
+            if decoded != "OK" { refused += 1 }
+        }
+        #expect(refused >= 30)
+    }
+
+    @Test func lintAndDecodeAgreeOnDamagedBinaryFiles() throws {
+        let data = try Data(contentsOf: SandboxProcess.fixtures.appendingPathComponent("bplist/cpython_TESTDATA_binary.plist"))
+        for index in stride(from: 0, to: data.count, by: 3) {
+            for replacement: UInt8 in [0x00, 0xFF, data[index] ^ 0x10] {
+                var damaged = data
+                damaged[index] = replacement
+                let decoded = Self.verdict { _ = try PlistRunner.decode(damaged) }
+                #expect(Self.verdict { try PlistRunner.lint(damaged) } == decoded, "byte \(index) = \(replacement)")
+            }
+        }
+    }
+
+    /// The whole command: `-lint` prints the same failure lines as `-p`.
+    @Test func lintReportsWhatPrintReports() throws {
+        let directory = try TemporaryDirectory()
+        let paths = try Self.corpus().filter { $0.path.contains("/malformed/") || $0.path.contains("/bplist/") }.map(\.path)
+        try #require(paths.count >= 60)
+        let lint = try SandboxProcess.run(["-lint"] + paths, in: directory.url)
+        let print = try SandboxProcess.run(["-p"] + paths, in: directory.url)
+        #expect(lint.status == print.status)
+        #expect(lint.errorLines == print.errorLines)
+        #expect(!lint.errorLines.isEmpty)
+        #expect(lint.output.components(separatedBy: "\n").filter { !$0.isEmpty }.count + lint.errorLines.count == paths.count)
+    }
+}
