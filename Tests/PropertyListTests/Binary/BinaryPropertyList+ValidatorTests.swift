@@ -45,13 +45,8 @@ import Testing
         for name in ["bplist/cpython_TESTDATA_binary.plist", "bplist/rustplist_utf16_bplist.plist",
                      "bplist/libplist_dictref3bytes.bplist", "bplist/libplist_uid.bplist"] {
             let data = try SharedFixtures.data(name)
-            for length in 0..<data.count { Self.expectAgreement(data.prefix(length), "\(name) cut at \(length)") }
-            for index in 0..<data.count {
-                for replacement: UInt8 in [0x00, 0xFF, 0x0F, 0xD1, 0xA1, 0x61, data[index] ^ 0x01, data[index] &+ 1] {
-                    var corrupt = data
-                    corrupt[index] = replacement
-                    Self.expectAgreement(corrupt, "\(name) with byte \(index) = \(replacement)")
-                }
+            DamagedCopies.forEach(of: data, named: name, replacements: { [0x00, 0xFF, 0x0F, 0xD1, 0xA1, 0x61, $0 ^ 0x01, $0 &+ 1] }) {
+                Self.expectAgreement($0, $1)
             }
         }
     }

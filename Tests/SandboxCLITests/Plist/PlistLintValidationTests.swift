@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import SandboxCLI
 
-/// `-lint` validates binary property lists without building their value
+/// `-lint` validates binary and XML property lists without building their value
 /// (issue 14); it must accept and refuse exactly what the commands that
 /// decode do, with the same message.
 @Suite struct PlistLintValidationTests {
@@ -47,10 +47,28 @@ import Testing
         }
     }
 
+    @Test func lintAndDecodeAgreeOnDamagedXMLFiles() throws {
+        for name in ["xml/cpython_TESTDATA_xml.plist", "xml/ddplist_test-xml-utf-16be.plist", "xml/libplist_entities.plist"] {
+            let data = try Data(contentsOf: SandboxProcess.fixtures.appendingPathComponent(name))
+            for index in stride(from: 0, to: data.count, by: 2) {
+                for replacement: UInt8 in [0x00, 0xFF, UInt8(ascii: "<"), UInt8(ascii: "&"), data[index] ^ 0x10] {
+                    var damaged = data
+                    damaged[index] = replacement
+                    let decoded = Self.verdict { _ = try PlistRunner.decode(damaged) }
+                    #expect(Self.verdict { try PlistRunner.lint(damaged) } == decoded, "\(name): byte \(index) = \(replacement)")
+                }
+                let cut = data.prefix(index)
+                #expect(Self.verdict { try PlistRunner.lint(cut) } == Self.verdict { _ = try PlistRunner.decode(cut) }, "\(name) cut at \(index)")
+            }
+        }
+    }
+
     /// The whole command: `-lint` prints the same failure lines as `-p`.
     @Test func lintReportsWhatPrintReports() throws {
         let directory = try TemporaryDirectory()
-        let paths = try Self.corpus().filter { $0.path.contains("/malformed/") || $0.path.contains("/bplist/") }.map(\.path)
+        let paths = try Self.corpus().filter {
+            $0.path.contains("/malformed/") || $0.path.contains("/bplist/") || $0.path.contains("/xml/")
+        }.map(\.path)
         try #require(paths.count >= 60)
         let lint = try SandboxProcess.run(["-lint"] + paths, in: directory.url)
         let print = try SandboxProcess.run(["-p"] + paths, in: directory.url)

@@ -87,12 +87,17 @@ struct PlistRunner {
     }
 
     /// Checks that `data` is a property list that ``decode(_:)`` reads,
-    /// failing with the error it gives. A binary one is validated without
-    /// building its value (a cold process spends more on allocating a
-    /// million values than on reading the file); other formats are decoded.
+    /// failing with the error it gives. A binary or XML one is validated
+    /// without building its value (a cold process spends more on allocating
+    /// a million values than on reading the file); other formats are decoded.
     static func lint(_ data: Data) throws {
-        if PropertyListFormat.detect(data) == .binary {
+        switch PropertyListFormat.detect(data) {
+        case .binary:
             return try BinaryPropertyListReader().validate(data)
+        case .xml where ForeignFormat.detect(data) == nil:
+            return try XMLPropertyListReader().validate(data)
+        default:
+            break
         }
         ProcessLifetime.keep(try decode(data))
     }

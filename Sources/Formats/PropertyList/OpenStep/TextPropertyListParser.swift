@@ -76,36 +76,8 @@ extension TextPropertyListParser {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Whether `bytes` is well-formed UTF-8: no stray continuation bytes,
-    /// overlong forms, surrogates or scalars above U+10FFFF.
-    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let count = bytes.count
-        var index = 0
-        while index < count {
-            let lead = bytes[index]
-            if lead < 0x80 {
-                index += 1
-                continue
-            }
-            // Sequence length and the allowed range of the second byte, per the Unicode standard's table 3-7.
-            let length: Int
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return false
-            }
-            guard count - index >= length, (low...high).contains(bytes[index + 1]) else { return false }
-            for next in index + 2 ..< index + length where bytes[next] & 0xC0 != 0x80 { return false }
-            index += length
-        }
-        return true
-    }
+    /// Whether `bytes` is well-formed UTF-8 (see ``TextDecoding/isValidUTF8(_:)``).
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool { TextDecoding.isValidUTF8(bytes) }
 
     @inline(__always) static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

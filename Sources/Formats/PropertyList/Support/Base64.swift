@@ -76,6 +76,19 @@ enum Base64 {
     static func decode(_ text: UnsafeRawBufferPointer) -> Result<[UInt8], BadByte> {
         var output: [UInt8] = []
         output.reserveCapacity(text.count / 4 * 3)
+        if let bad = scan(text, { output.append($0) }) { return .failure(bad) }
+        return .success(output)
+    }
+
+    /// Checks base64 text as ``decode(_:)`` does, keeping no bytes.
+    static func validate(_ text: UnsafeRawBufferPointer) -> Result<Void, BadByte> {
+        if let bad = scan(text, { _ in }) { return .failure(bad) }
+        return .success(())
+    }
+
+    /// Decodes `text`, giving each byte to `emit`; the first bad byte, or nil.
+    @inline(__always)
+    static func scan(_ text: UnsafeRawBufferPointer, _ emit: (UInt8) -> Void) -> BadByte? {
         var accumulator: UInt32 = 0
         var pending = 0
         var padding = 0
@@ -83,13 +96,13 @@ enum Base64 {
         for index in 0..<text.count {
             let code = table[Int(text[index])]
             if code < 64 {
-                if padding > 0 { return .failure(BadByte(offset: index)) }
+                if padding > 0 { return BadByte(offset: index) }
                 accumulator = accumulator << 6 | UInt32(code)
                 pending += 1
                 if pending == 4 {
-                    output.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                    output.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-                    output.append(UInt8(truncatingIfNeeded: accumulator))
+                    emit(UInt8(truncatingIfNeeded: accumulator >> 16))
+                    emit(UInt8(truncatingIfNeeded: accumulator >> 8))
+                    emit(UInt8(truncatingIfNeeded: accumulator))
                     pending = 0
                     accumulator = 0
                 }
@@ -97,20 +110,20 @@ enum Base64 {
                 continue
             } else if code == pad {
                 padding += 1
-                if padding > 2 || pending + padding > 4 || pending < 2 { return .failure(BadByte(offset: index)) }
+                if padding > 2 || pending + padding > 4 || pending < 2 { return BadByte(offset: index) }
             } else {
-                return .failure(BadByte(offset: index))
+                return BadByte(offset: index)
             }
         }
         switch pending {
         case 0: break
-        case 2: output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
+        case 2: emit(UInt8(truncatingIfNeeded: accumulator >> 4))
         case 3:
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-        default: return .failure(BadByte(offset: text.count))
+            emit(UInt8(truncatingIfNeeded: accumulator >> 10))
+            emit(UInt8(truncatingIfNeeded: accumulator >> 2))
+        default: return BadByte(offset: text.count)
         }
-        return .success(output)
+        return nil
     }
 
     struct BadByte: Error { var offset: Int }

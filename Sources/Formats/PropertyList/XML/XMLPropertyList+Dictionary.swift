@@ -84,6 +84,22 @@ extension XMLPlistParser {
     /// start there.
     mutating func parseEntries(into parts: inout XMLDictionaryParts, openedAt start: Int, depth: Int,
                                cut: Int? = nil) throws -> Bool {
+        try readEntries(openedAt: start, cut: cut, key: { parser, keyTag, keyStart in
+            keyTag.isEmpty ? ("", XMLKeyCache.keyHash(DictionaryKeyCheck.hash(UnsafeRawBufferPointer(start: nil, count: 0)), isASCII: true))
+                : try parser.readKey(openedAt: keyStart)
+        }, value: { parser, key in
+            parts.keys.append(key.0)
+            parts.keyHashes.append(key.1)
+            parts.values.append(try parser.parseValue(depth: depth + 1))
+        })
+    }
+
+    /// The walk of ``parseEntries(into:openedAt:depth:cut:)``, shared with
+    /// the validator: `key` reads each `<key>` element's content (its start
+    /// tag read, at `keyStart`), `value` the value that follows it.
+    mutating func readEntries<Key>(openedAt start: Int, cut: Int? = nil,
+                                   key readKeyContent: (inout XMLPlistParser, StartTag, _ keyStart: Int) throws -> Key,
+                                   value readEntryValue: (inout XMLPlistParser, Key) throws -> Void) throws -> Bool {
         while true {
             try skipMisc()
             if let cut, position >= cut {
@@ -103,14 +119,22 @@ extension XMLPlistParser {
             guard keyTag.kind == .key else {
                 throw failure(.syntax, at: keyStart, "expected <key> in dictionary, found <\(name(of: keyTag))>")
             }
-            let (key, keyHash) = keyTag.isEmpty ? ("", XMLKeyCache.keyHash(DictionaryKeyCheck.hash(UnsafeRawBufferPointer(start: nil, count: 0)), isASCII: true))
-                : try readKey(openedAt: keyStart)
+            let key = try readKeyContent(&self, keyTag, keyStart)
             try skipMisc()
-            guard position < end else { throw failure(.truncated, "input ends after the dictionary key \(InputExcerpt.quoted(key))") }
-            parts.keys.append(key)
-            parts.keyHashes.append(keyHash)
-            parts.values.append(try parseValue(depth: depth + 1))
+            guard position < end else {
+                throw failure(.truncated, "input ends after the dictionary key \(InputExcerpt.quoted(keyText(at: keyStart)))")
+            }
+            try readEntryValue(&self, key)
         }
+    }
+
+    /// The text of the `<key>` element at `keyStart`, read again (for a
+    /// message: the validator does not keep keys).
+    func keyText(at keyStart: Int) -> String {
+        var parser = self
+        parser.position = keyStart
+        guard let tag = try? parser.readStartTag(), !tag.isEmpty else { return "" }
+        return (try? parser.readKey(openedAt: keyStart).0) ?? ""
     }
 
     /// The dictionary of `parts` (a repeated key keeps its first place and

@@ -113,16 +113,27 @@ struct XMLPlistParser {
     // MARK: Document
 
     mutating func parseDocument() throws -> PropertyListValue {
+        try readDocument { parser, first in
+            guard let (start, tag) = first else { return try parser.parseValue(depth: 0) }
+            return try parser.parseValue(tag, openedAt: start, depth: 0)
+        }
+    }
+
+    /// Reads the document around its root value, which `root` reads: after
+    /// `<plist>` it is given nil and starts at the value's tag; for a bare
+    /// value it is given that value's start tag, already read. The decoder
+    /// and the validator (XMLPropertyList+Validator.swift) share it.
+    mutating func readDocument<Root>(_ root: (inout XMLPlistParser, (start: Int, tag: StartTag)?) throws -> Root) throws -> Root {
         let (tagStart, tag) = try readFirstTag()
-        let value: PropertyListValue
+        let value: Root
         if tag.kind == .plist {
             guard !tag.isEmpty else { throw failure(.syntax, at: tagStart, "<plist/> holds no value") }
             try skipMisc()
-            value = try parseValue(depth: 0)
+            value = try root(&self, nil)
             try finishDocument(plistOpenedAt: tagStart)
         } else {
             // A bare value without the <plist> wrapper.
-            value = try parseValue(tag, openedAt: tagStart, depth: 0)
+            value = try root(&self, (tagStart, tag))
             try finishDocument(plistOpenedAt: nil)
         }
         return value
@@ -275,6 +286,12 @@ struct XMLPlistParser {
     // MARK: Values
 
     mutating func parseValue(depth: Int) throws -> PropertyListValue {
+        let (start, tag) = try readValueTag()
+        return try parseValue(tag, openedAt: start, depth: depth)
+    }
+
+    /// The start tag of the value at `position`, and where it starts.
+    mutating func readValueTag() throws -> (start: Int, tag: StartTag) {
         guard current == UInt8(ascii: "<") else {
             if position >= end { throw failure(.truncated, "input ends where a value was expected") }
             throw failure(.syntax, "expected a value element, found text")
@@ -283,8 +300,7 @@ struct XMLPlistParser {
             throw failure(.syntax, "expected a value element, found an end tag")
         }
         let start = position
-        let tag = try readStartTag()
-        return try parseValue(tag, openedAt: start, depth: depth)
+        return (start, try readStartTag())
     }
 
     @inline(__always)
@@ -301,50 +317,80 @@ struct XMLPlistParser {
         case .string:
             return .string(tag.isEmpty ? "" : try readText(closing: .string, openedAt: start))
         case .integer:
-            let range = try scalarContent(tag, openedAt: start)
-            return .integer(try parseInteger(range, at: start))
+            return .integer(try readInteger(tag, openedAt: start))
         case .real:
-            let range = try scalarContent(tag, openedAt: start)
-            return .real(try parseReal(range, at: start))
+            return .real(try readReal(tag, openedAt: start))
         case .date:
-            let range = try scalarContent(tag, openedAt: start)
-            guard let date = XMLDateFormat.parse(UnsafeRawBufferPointer(rebasing: text[range])) else {
-                throw failure(.invalidScalar, at: start, "\(InputExcerpt.quoted(string(range))) is not a date of the form YYYY-MM-DDTHH:MM:SSZ")
-            }
-            return .date(date)
+            return .date(try readDate(tag, openedAt: start))
         case .true, .false:
-            if !tag.isEmpty {
-                try skipMisc()
-                try expectEndTag(tag.kind, openedAt: start)
-            }
-            return .bool(tag.kind == .true)
+            return .bool(try readBool(tag, openedAt: start))
         case .data:
-            if tag.isEmpty { return .data(Data()) }
-            let contentStart = position
-            let content = try readRawContent(closing: .data, openedAt: start)
-            switch Base64.decode(UnsafeRawBufferPointer(rebasing: text[content])) {
-            case .success(let bytes): return .data(Data(bytes))
-            case .failure(let bad): throw failure(.invalidScalar, at: contentStart + bad.offset, "invalid base64 in <data>")
-            }
+            return .data(try readData(tag, openedAt: start, empty: Data()) { Base64.decode($0).map { Data($0) } })
         case .array:
             try checkDepth(depth, at: start)
             var elements: [PropertyListValue] = []
             if tag.isEmpty { return .array(elements) }
-            while true {
-                try skipMisc()
-                if atEndTag {
-                    try expectEndTag(.array, openedAt: start)
-                    return .array(elements)
-                }
-                elements.append(try parseValue(depth: depth + 1))
-            }
+            try readElements(openedAt: start) { elements.append(try $0.parseValue(depth: depth + 1)) }
+            return .array(elements)
         case .dict:
             try checkDepth(depth, at: start)
             return try parseDictionary(tag, openedAt: start, depth: depth)
-        case .key:
-            throw failure(.syntax, at: start, "<key> outside a dictionary")
-        case .plist, .unknown:
-            throw failure(.invalidObject, at: start, "unknown element <\(name(of: tag))>")
+        case .key, .plist, .unknown:
+            throw misplaced(tag, openedAt: start)
+        }
+    }
+
+    /// The error for a start tag that cannot begin a value.
+    func misplaced(_ tag: StartTag, openedAt start: Int) -> PropertyListError {
+        if tag.kind == .key { return failure(.syntax, at: start, "<key> outside a dictionary") }
+        return failure(.invalidObject, at: start, "unknown element <\(name(of: tag))>")
+    }
+
+    /// Reads an array's elements with `element` until its end tag.
+    mutating func readElements(openedAt start: Int, _ element: (inout XMLPlistParser) throws -> Void) throws {
+        while true {
+            try skipMisc()
+            if atEndTag { return try expectEndTag(.array, openedAt: start) }
+            try element(&self)
+        }
+    }
+
+    // MARK: Scalar elements
+
+    mutating func readInteger(_ tag: StartTag, openedAt start: Int) throws -> PropertyListInteger {
+        try parseInteger(try scalarContent(tag, openedAt: start), at: start)
+    }
+
+    mutating func readReal(_ tag: StartTag, openedAt start: Int) throws -> Double {
+        try parseReal(try scalarContent(tag, openedAt: start), at: start)
+    }
+
+    mutating func readDate(_ tag: StartTag, openedAt start: Int) throws -> Date {
+        let range = try scalarContent(tag, openedAt: start)
+        guard let date = XMLDateFormat.parse(UnsafeRawBufferPointer(rebasing: text[range])) else {
+            throw failure(.invalidScalar, at: start, "\(InputExcerpt.quoted(string(range))) is not a date of the form YYYY-MM-DDTHH:MM:SSZ")
+        }
+        return date
+    }
+
+    mutating func readBool(_ tag: StartTag, openedAt start: Int) throws -> Bool {
+        if !tag.isEmpty {
+            try skipMisc()
+            try expectEndTag(tag.kind, openedAt: start)
+        }
+        return tag.kind == .true
+    }
+
+    /// A `<data>` element's base64 content, made into a value by `decode`
+    /// (`empty` for `<data/>`).
+    mutating func readData<Bytes>(_ tag: StartTag, openedAt start: Int, empty: Bytes,
+                                  _ decode: (UnsafeRawBufferPointer) -> Result<Bytes, Base64.BadByte>) throws -> Bytes {
+        if tag.isEmpty { return empty }
+        let contentStart = position
+        let content = try readRawContent(closing: .data, openedAt: start)
+        switch decode(UnsafeRawBufferPointer(rebasing: text[content])) {
+        case .success(let bytes): return bytes
+        case .failure(let bad): throw failure(.invalidScalar, at: contentStart + bad.offset, "invalid base64 in <data>")
         }
     }
 
@@ -391,6 +437,14 @@ struct XMLPlistParser {
     /// An element's character data with entities and CDATA resolved and
     /// comments dropped, consuming the end tag.
     mutating func readText(closing kind: XMLPlistTag, openedAt start: Int) throws -> String {
+        try readText(closing: kind, openedAt: start) { TextDecoding.string($0) }
+    }
+
+    /// Reads an element's character data as ``readText(closing:openedAt:)``
+    /// does, and gives its bytes to `make`; fails when `make` returns nil
+    /// (the bytes are not UTF-8).
+    mutating func readText<Text>(closing kind: XMLPlistTag, openedAt start: Int,
+                                 _ make: (UnsafeRawBufferPointer) -> Text?) throws -> Text {
         let contentStart = position
         // Fast path: plain text straight up to the end tag.
         while position < end {
@@ -400,7 +454,7 @@ struct XMLPlistParser {
         }
         if atEndTag {
             let raw = UnsafeRawBufferPointer(rebasing: text[contentStart..<position])
-            guard let string = TextDecoding.string(raw) else {
+            guard let string = make(raw) else {
                 throw failure(.invalidEncoding, at: contentStart, "text is not valid UTF-8")
             }
             try expectEndTag(kind, openedAt: start)
@@ -430,7 +484,7 @@ struct XMLPlistParser {
                 position += 1
             }
         }
-        guard let string = buffer.withUnsafeBytes({ TextDecoding.string($0) }) else {
+        guard let string = buffer.withUnsafeBytes(make) else {
             throw failure(.invalidEncoding, at: contentStart, "text is not valid UTF-8")
         }
         try expectEndTag(kind, openedAt: start)
