@@ -34,6 +34,23 @@ extension XMLPlistParser {
     /// non-empty `<dict>` inside `<plist>` or no cut is found; throws when
     /// either half fails or the cut was not between root entries.
     static func parseInHalves(_ text: UnsafeRawBufferPointer, limits: PropertyListLimits) throws -> PropertyListValue? {
+        guard var (front, whole, back) = try readInHalves(text, limits: limits, { parser, rootStart, cut in
+            var parts = XMLDictionaryParts()
+            let stoppedAtCut = try parser.parseEntries(into: &parts, openedAt: rootStart, depth: 0, cut: cut)
+            return (parts, stoppedAtCut)
+        }) else { return nil }
+        whole.append(contentsOf: back)
+        return front.finishDictionary(&whole)
+    }
+
+    /// Reads the root dictionary's entries in two halves with `entries`
+    /// (given the parser, where the root opened, and the cut to stop at, or
+    /// nil to read through the end; it says whether it stopped at the cut),
+    /// as ``parseInHalves(_:limits:)`` describes; the validator shares it.
+    /// Returns the front half's parser and both halves' results.
+    static func readInHalves<Part>(_ text: UnsafeRawBufferPointer, limits: PropertyListLimits,
+                                   _ entries: (inout XMLPlistParser, _ rootStart: Int, _ cut: Int?) throws -> (Part, Bool))
+        throws -> (XMLPlistParser, Part, Part)? {
         var front = XMLPlistParser(text: text, limits: limits)
         let (plistStart, plistTag) = try front.readFirstTag()
         guard plistTag.kind == .plist, !plistTag.isEmpty else { return nil }
@@ -48,23 +65,20 @@ extension XMLPlistParser {
 
         var back = XMLPlistParser(text: text, limits: limits)
         back.position = cut
-        let (frontHalf, backHalf) = TwoThreads.run({ () throws -> XMLDictionaryParts in
-            var parts = XMLDictionaryParts()
-            guard try front.parseEntries(into: &parts, openedAt: rootStart, depth: 0, cut: cut) else {
-                throw front.failure(.syntax, "the root dictionary ends before byte \(cut)")
-            }
-            return parts
-        }, { () throws -> XMLDictionaryParts in
-            var parts = XMLDictionaryParts()
-            _ = try back.parseEntries(into: &parts, openedAt: rootStart, depth: 0)
+        let (frontHalf, backHalf) = TwoThreads.run({ () throws -> Part in
+            let (part, stoppedAtCut) = try entries(&front, rootStart, cut)
+            guard stoppedAtCut else { throw front.failure(.syntax, "the root dictionary ends before byte \(cut)") }
+            return part
+        }, { () throws -> Part in
+            let (part, _) = try entries(&back, rootStart, nil)
             try back.finishDocument(plistOpenedAt: plistStart)
-            return parts
+            return part
         })
-        var whole = try frontHalf.get()
-        whole.append(contentsOf: try backHalf.get())
+        let frontPart = try frontHalf.get()
+        let backPart = try backHalf.get()
         // Each half counted its own objects; the one-thread reader names where the limit is passed.
         guard front.objectCount + back.objectCount <= limits.maximumObjectCount else { return nil }
-        return front.finishDictionary(&whole)
+        return (front, frontPart, backPart)
     }
 
     /// The offset of the `<` of the first `<key>` after `start` that begins a

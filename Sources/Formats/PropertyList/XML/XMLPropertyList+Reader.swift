@@ -357,12 +357,17 @@ struct XMLPlistParser {
 
     // MARK: Scalar elements
 
+    // The content is read into a local first: as an argument of a call on
+    // `self`, the mutating read would make Swift copy the parser.
+
     mutating func readInteger(_ tag: StartTag, openedAt start: Int) throws -> PropertyListInteger {
-        try parseInteger(try scalarContent(tag, openedAt: start), at: start)
+        let range = try scalarContent(tag, openedAt: start)
+        return try parseInteger(range, at: start)
     }
 
     mutating func readReal(_ tag: StartTag, openedAt start: Int) throws -> Double {
-        try parseReal(try scalarContent(tag, openedAt: start), at: start)
+        let range = try scalarContent(tag, openedAt: start)
+        return try parseReal(range, at: start)
     }
 
     mutating func readDate(_ tag: StartTag, openedAt start: Int) throws -> Date {

@@ -8,7 +8,9 @@ extension XMLPropertyListReader {
     /// The same scanner walks the same elements in the same order; scalars
     /// are parsed (their ranges are part of the format) but no string, data
     /// or container is made, so a large document costs one pass over its
-    /// bytes. Input in UTF-16 or UTF-32 is transcoded first, as for reading.
+    /// bytes, on two threads for a document of a megabyte or more whose root
+    /// is a dictionary, as the decoder does. Input in UTF-16 or UTF-32 is
+    /// transcoded first, as for reading.
     /// `sandbox plist -lint` uses it.
     public func validate(_ data: Data) throws {
         try data.withUnsafeBytes { try validate(bytes: $0) }
@@ -18,6 +20,14 @@ extension XMLPropertyListReader {
     public func validate(bytes: UnsafeRawBufferPointer) throws {
         try limits.checkInputSize(bytes.count, format: .xml)
         try TextDecoding.withUTF8(bytes, format: .xml) { utf8 in
+            // Large documents as the decoder reads them, on two threads;
+            // any failure is checked again on one, for its verdict and error.
+            if utf8.count >= Self.parallelByteThreshold,
+               (try? XMLPlistParser.readInHalves(utf8, limits: limits, { parser, rootStart, cut in
+                   ((), try parser.validateEntries(openedAt: rootStart, depth: 0, cut: cut))
+               })) != nil {
+                return
+            }
             var parser = XMLPlistParser(text: utf8, limits: limits)
             try parser.validateDocument()
         }
@@ -65,14 +75,19 @@ extension XMLPlistParser {
             // errors, its key cache only saves making the same string again.
             // A repeated key is allowed (the last value wins), and
             // `{CF$UID = n}` is a UID or a dictionary, never an error.
-            _ = try readEntries(openedAt: start, key: { parser, keyTag, keyStart in
-                if !keyTag.isEmpty { try parser.checkText(closing: .key, openedAt: keyStart) }
-            }, value: { parser, _ in
-                try parser.validateValue(depth: depth + 1)
-            })
+            _ = try validateEntries(openedAt: start, depth: depth)
         case .key, .plist, .unknown:
             throw misplaced(tag, openedAt: start)
         }
+    }
+
+    /// ``parseEntries(into:openedAt:depth:cut:)`` without the entries.
+    mutating func validateEntries(openedAt start: Int, depth: Int, cut: Int? = nil) throws -> Bool {
+        try readEntries(openedAt: start, cut: cut, key: { parser, keyTag, keyStart in
+            if !keyTag.isEmpty { try parser.checkText(closing: .key, openedAt: keyStart) }
+        }, value: { parser, _ in
+            try parser.validateValue(depth: depth + 1)
+        })
     }
 
     /// Reads an element's text as the decoder does, checking that it is
