@@ -25,6 +25,7 @@ extension CachedResources {
                 toFetch.append(problem)
             }
         }
+        if toFetch.isEmpty { return report }
         if case .failure(let unavailable) = downloader.conditions() {
             report.unavailable = unavailable.reason
             report.failures = toFetch.map {
