@@ -95,7 +95,7 @@ extension Downloader {
             return .failure(AttemptFailure(error: NetworkError(.integrity, url: url,
                 "the content is \(offset) bytes, expected \(expected); the part was discarded"), bytesReceived: received))
         }
-        do { try partial.complete(into: request.destination, handle: handle) } catch {
+        do { try partial.complete(into: request.destination, handle: handle, durability: request.durability) } catch {
             return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot move the file into place: \(error)"),
                                            bytesReceived: received))
         }

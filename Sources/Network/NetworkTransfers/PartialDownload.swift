@@ -1,6 +1,7 @@
 import CacheManifest
 import Container
 import Crypto
+import FileSystem
 import Foundation
 
 /// The unfinished file of a download and what is known of its source, kept
@@ -53,7 +54,7 @@ struct PartialDownload {
 
     /// Starts the part again from byte 0 for `source`.
     func restart(with source: Source) throws -> ContainerFileHandle {
-        try container.createDirectory(Self.directory)
+        if !container.fileExists(Self.directory) { try container.createDirectory(Self.directory) }
         try container.writeAtomically(try JSONEncoder().encode(source), to: sourcePath, durability: .none)
         let handle = try container.openFile(partPath, mode: .readWriteCreate)
         try handle.truncate(to: 0)
@@ -73,12 +74,12 @@ struct PartialDownload {
 
     /// Flushes the part, moves it under its final name, and forgets its
     /// source.
-    func complete(into destination: String, handle: ContainerFileHandle) throws {
-        try handle.synchronize()
+    func complete(into destination: String, handle: ContainerFileHandle, durability: Durability) throws {
+        if durability != .none { try handle.synchronize() }
         handle.close()
         let parent = destination.split(separator: "/").dropLast().joined(separator: "/")
-        if !parent.isEmpty { try container.createDirectory(parent) }
-        try container.replaceItem(at: destination, withItemAt: partPath)
+        if !parent.isEmpty, !container.fileExists(parent) { try container.createDirectory(parent) }
+        try container.replaceItem(at: destination, withItemAt: partPath, durability: durability)
         try? container.removeItem(sourcePath)
     }
 }
