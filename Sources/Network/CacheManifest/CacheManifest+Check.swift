@@ -1,4 +1,5 @@
 import Container
+import Foundation
 import FileSystem
 import GRDB
 
@@ -10,14 +11,15 @@ extension CacheManifest {
     /// entries once and lists the cache directories once; it hashes
     /// nothing (``verify(progress:)`` does).
     public func check() throws(CacheManifestError) -> CacheCheckReport {
-        struct Entry { var path: String; var url: String; var size: Int64; var inode: Int64; var modified: Int64 }
+        // The URL is read only for the entries that have a problem.
+        struct Entry { var path: String; var size: Int64; var inode: Int64; var modified: Int64 }
         // Sorted by path, so the entries of one directory come together and
         // each directory is opened once.
         let entries: [Entry] = try read("read the entries") { db in
             var entries: [Entry] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, url, size, inode, modifiedNanoseconds FROM resource ORDER BY path")
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, inode, modifiedNanoseconds FROM resource ORDER BY path")
             while let row = try rows.next() {
-                entries.append(Entry(path: row[0], url: row[1], size: row[2], inode: row[3], modified: row[4]))
+                entries.append(Entry(path: row[0], size: row[1], inode: row[2], modified: row[3]))
             }
             return entries
         }
@@ -48,7 +50,7 @@ extension CacheManifest {
                             reason = .missing
                         }
                         if let reason {
-                            report.problems.append(CacheProblem(path: entry.path, url: entry.url, reason: reason,
+                            report.problems.append(CacheProblem(path: entry.path, url: "", reason: reason,
                                                                 expectedSize: entry.size, foundSize: reason == .missing ? nil : found))
                         } else {
                             report.healthy += 1
@@ -60,6 +62,14 @@ extension CacheManifest {
                 throw CacheManifestError(.file, path: String(parent), "cannot list: \(error)")
             }
             index = end
+        }
+        if !report.problems.isEmpty {
+            let urls: [String: String] = try read("read the URLs") { db in
+                Dictionary(try Row.fetchAll(db, sql: "SELECT path, url FROM resource WHERE path IN (SELECT value FROM json_each(?))",
+                                            arguments: [String(decoding: try JSONEncoder().encode(report.problems.map(\.path)), as: UTF8.self)])
+                    .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+            }
+            for index in report.problems.indices { report.problems[index].url = urls[report.problems[index].path] ?? "" }
         }
         return report
     }
