@@ -177,7 +177,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "content-server",
-            dependencies: ["ContentServer", "FileSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ContentServer", "FileSystem", "LaunchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/Network/content-server"
         ),
         .target(

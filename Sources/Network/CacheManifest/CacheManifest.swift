@@ -71,6 +71,12 @@ public final class CacheManifest: Sendable {
         try write("record \(resource.path)") { db in try resource.save(db) }
     }
 
+    /// Records many entries in one transaction.
+    public func record(_ resources: [CachedResource]) throws(CacheManifestError) {
+        guard !resources.isEmpty else { return }
+        try write("record \(resources.count) entries") { db in for resource in resources { try resource.save(db) } }
+    }
+
     /// The entry for a path, if recorded.
     public func resource(atPath path: String) throws(CacheManifestError) -> CachedResource? {
         try read("read \(path)") { db in try CachedResource.fetchOne(db, key: path) }

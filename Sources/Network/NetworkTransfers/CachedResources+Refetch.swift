@@ -25,6 +25,7 @@ extension CachedResources {
                 toFetch.append(problem)
             }
         }
+        if toFetch.isEmpty { return report }
         if case .failure(let unavailable) = downloader.conditions() {
             report.unavailable = unavailable.reason
             report.failures = toFetch.map {
@@ -34,16 +35,19 @@ extension CachedResources {
         }
         let total = problems.count
         var done = report.confirmed.count
+        var fetched: [CachedResource] = []
         await withTaskGroup(of: (CacheProblem, Result<CachedResource, NetworkError>).self) { group in
             var pending = toFetch[...]
             func startNext() {
                 guard let problem = pending.popFirst() else { return }
                 group.addTask {
                     let entry = try? await self.manifest.resource(atPath: problem.path)
+                    // No flush per file: one flush of the file system after
+                    // the batch, before the manifest records it.
                     let request = DownloadRequest(url: URL(string: problem.url) ?? URL(fileURLWithPath: "/"), destination: problem.path,
-                                                  expectedSHA256: entry?.sha256, expectedSize: entry?.size)
+                                                  expectedSHA256: entry?.sha256, expectedSize: entry?.size, durability: .none)
                     do throws(NetworkError) {
-                        return (problem, .success(try await self.fetch(request, progress: nil)))
+                        return (problem, .success(try await self.fetch(request, recording: false, progress: nil)))
                     } catch {
                         return (problem, .failure(error))
                     }
@@ -53,7 +57,7 @@ extension CachedResources {
             for await (problem, outcome) in group {
                 switch outcome {
                 case .success(let resource):
-                    report.fetched.append(resource.path)
+                    fetched.append(resource)
                     report.bytes += resource.size
                 case .failure(let error):
                     report.failures.append(.init(path: problem.path, url: problem.url, error: error))
@@ -63,7 +67,19 @@ extension CachedResources {
                 startNext()
             }
         }
-        report.fetched.sort()
+        // The files are in place; flush them all at once, then record them.
+        // A crash before the record leaves the old entries, which the next
+        // check finds changed and hashes: nothing is trusted unflushed.
+        do {
+            if !fetched.isEmpty { try container.synchronizeFileSystem() }
+            try manifest.record(fetched)
+            report.fetched = fetched.map(\.path).sorted()
+        } catch {
+            for resource in fetched {
+                report.failures.append(.init(path: resource.path, url: resource.url,
+                                             error: NetworkError(.file, url: resource.url, "cannot record the file: \(error)")))
+            }
+        }
         report.failures.sort { $0.path < $1.path }
         return report
     }

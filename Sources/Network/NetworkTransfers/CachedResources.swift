@@ -46,17 +46,21 @@ public actor CachedResources {
                                         expectedSize: expectedSize), progress: progress)
     }
 
-    func fetch(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?) async throws(NetworkError) -> CachedResource {
+    /// `recording: false` leaves the manifest to the caller (a batch flushes
+    /// the file system once, then records every file in one transaction).
+    func fetch(_ request: DownloadRequest, recording: Bool = true,
+               progress: (@Sendable (DownloadProgress) -> Void)?) async throws(NetworkError) -> CachedResource {
         if let running = inFlight[request.destination] {
             do { return try await running.value } catch { throw Self.networkError(error, request) }
         }
-        let task = Task { () async throws -> CachedResource in try await self.download(request, progress: progress) }
+        let task = Task { () async throws -> CachedResource in try await self.download(request, recording: recording, progress: progress) }
         inFlight[request.destination] = task
         defer { inFlight[request.destination] = nil }
         do { return try await task.value } catch { throw Self.networkError(error, request) }
     }
 
-    private func download(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?) async throws -> CachedResource {
+    private func download(_ request: DownloadRequest, recording: Bool,
+                          progress: (@Sendable (DownloadProgress) -> Void)?) async throws -> CachedResource {
         if let size = request.expectedSize { try makeRoom(for: size, replacing: request.destination, url: request.url) }
         let result = try await downloader.download(request, into: container, progress: progress)
         try makeRoom(for: result.size, replacing: request.destination, url: request.url, keeping: request.destination)
@@ -66,7 +70,7 @@ public actor CachedResources {
             path: result.path, url: request.url.absoluteString, etag: result.etag, lastModified: result.lastModified,
             size: result.size, sha256: result.sha256, fetchedAt: now, lastUsedAt: now, pinned: false,
             inode: Int64(info.inode), modifiedNanoseconds: info.modificationNanoseconds)
-        try manifest.record(resource)
+        if recording { try manifest.record(resource) }
         return resource
     }
 

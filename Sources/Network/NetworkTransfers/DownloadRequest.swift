@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// A file to download into a container.
@@ -13,12 +14,19 @@ public struct DownloadRequest: Sendable, Equatable {
     public var expectedSHA256: String?
     /// The expected size, when known.
     public var expectedSize: Int64?
+    /// What must survive a power loss when the call returns: `.full` (the
+    /// default) flushes the file before its rename and the directory after;
+    /// `.none` flushes nothing, for a batch whose caller flushes the file
+    /// system once at the end (a re-fetch of many files does).
+    public var durability: Durability
 
-    public init(url: URL, destination: String, expectedSHA256: String? = nil, expectedSize: Int64? = nil) {
+    public init(url: URL, destination: String, expectedSHA256: String? = nil, expectedSize: Int64? = nil,
+                durability: Durability = .full) {
         self.url = url
         self.destination = destination
         self.expectedSHA256 = expectedSHA256
         self.expectedSize = expectedSize
+        self.durability = durability
     }
 }
 

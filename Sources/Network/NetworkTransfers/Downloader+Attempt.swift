@@ -14,6 +14,9 @@ extension Downloader {
         let url = request.url.absoluteString
         let partial = PartialDownload(container: container, url: request.url, destination: request.destination)
         let resumable = partial.resumable()
+        // Closed unless the server's answer lets it be written on.
+        var resumedHandle = resumable?.handle
+        defer { if let resumedHandle { resumedHandle.close() } }
         var httpRequest = HTTPClientRequest(url: url)
         httpRequest.method = .GET
         if let resumable, let validator = resumable.source.validator {
@@ -47,7 +50,8 @@ extension Downloader {
                 }
                 offset = resumable.bytes
                 total = range.total
-                handle = try partial.reopen()
+                handle = resumable.handle
+                resumedHandle = nil
                 try Self.hashPrefix(of: handle, count: offset, into: &hasher)
             case 200:
                 total = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
@@ -95,7 +99,7 @@ extension Downloader {
             return .failure(AttemptFailure(error: NetworkError(.integrity, url: url,
                 "the content is \(offset) bytes, expected \(expected); the part was discarded"), bytesReceived: received))
         }
-        do { try partial.complete(into: request.destination, handle: handle) } catch {
+        do { try partial.complete(into: request.destination, handle: handle, durability: request.durability) } catch {
             return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot move the file into place: \(error)"),
                                            bytesReceived: received))
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ContentServer
 import FileSystem
+import LaunchCore
 import Foundation
 
 /// The content server as its own process, for tests and benchmarks that
@@ -16,13 +17,15 @@ struct ContentServerCommand: AsyncParsableCommand {
 
             Examples:
               content-server --root /tmp/files
-              content-server --root /tmp/files --port 0 --port-file /tmp/port
+              content-server --root /tmp/files --port 0 --port-file /tmp/port --exit-with-parent
             """)
 
     @Option(help: "The directory to serve.") var root: String
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port (0 for any free one).") var port = 0
     @Option(help: "A file to write the chosen port to.") var portFile: String?
+    @Flag(help: "Exit when the process that started the server ends (a test or a benchmark), so none is left behind.")
+    var exitWithParent = false
 
     func run() async throws {
         let server = try await ContentServer.start(serving: root, host: host, port: port)
@@ -30,7 +33,14 @@ struct ContentServerCommand: AsyncParsableCommand {
         if let portFile {
             try FileSystemPaths.writeAtomically(Data(String(server.port).utf8), toPath: portFile)
         }
-        // Runs until a signal ends the process.
-        while true { try await Task.sleep(for: .seconds(3600)) }
+        // Runs until a signal ends the process, or (with --exit-with-parent)
+        // until the process that started it ends: the parent id changes the
+        // moment it exits, even while it is a zombie its own parent has not
+        // reaped (which may be waiting for this server's output to end).
+        let parent = ProcessControl.parentProcessID
+        while true {
+            try await Task.sleep(for: .milliseconds(200))
+            if exitWithParent, ProcessControl.parentProcessID != parent { throw ExitCode.success }
+        }
     }
 }

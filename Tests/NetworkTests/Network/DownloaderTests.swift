@@ -163,7 +163,7 @@ struct DownloaderTests {
         let port = first.port
         try await first.inject([ContentFault(path: "/j.bin", kind: .stall, afterBytes: 300_000, seconds: 30)])
         let (_, container) = try makeContainer()
-        let downloader = testDownloader(retry: RetryPolicy(maxAttempts: 40, baseDelay: 0.05, maxDelay: 0.3, totalLimit: 30), stall: 0.5)
+        let downloader = testDownloader(retry: RetryPolicy(maxAttempts: 200, baseDelay: 0.05, maxDelay: 0.3, totalLimit: 90), stall: 0.5)
         let request = DownloadRequest(url: first.url("j.bin"), destination: "Library/Caches/j.bin")
         let download = Task { try await downloader.download(request, into: container) }
         try await Task.sleep(for: .milliseconds(300))

@@ -1,8 +1,15 @@
 import AsyncHTTPClient
 import ContentServer
 import Foundation
+import Synchronization
 import NIOCore
 import TestSupport
+
+/// Every server started, kept until the test process ends: a server must
+/// not be stopped because the test's last use of its value has passed
+/// while a download still talks to it. Each server exits by itself when
+/// the test process ends (`--exit-with-parent`).
+private let runningServers = Mutex<[ContentServerProcess]>([])
 
 /// The `content-server` executable, started as a real process on loopback
 /// for a test and stopped by its PID.
@@ -19,7 +26,8 @@ final class ContentServerProcess: @unchecked Sendable {
             throw TestFailure("content-server was not built")
         }
         let portFile = root.url.deletingLastPathComponent().appendingPathComponent("port-\(UUID().uuidString)")
-        process = try ChildProcess.start(executable, ["--root", root.url.path, "--port", String(port), "--port-file", portFile.path])
+        process = try ChildProcess.start(executable, ["--root", root.url.path, "--port", String(port), "--port-file", portFile.path,
+                                                      "--exit-with-parent"])
         let deadline = Date().addingTimeInterval(20)
         var found: Int?
         while Date() < deadline {
@@ -33,9 +41,8 @@ final class ContentServerProcess: @unchecked Sendable {
             throw TestFailure("content-server did not start")
         }
         self.port = found
+        runningServers.withLock { $0.append(self) }
     }
-
-    deinit { stop() }
 
     func url(_ path: String) -> URL { baseURL.appendingPathComponent(path) }
 

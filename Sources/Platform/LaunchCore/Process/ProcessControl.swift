@@ -36,6 +36,11 @@ public enum ProcessControl {
     /// This process's id.
     public static var currentProcessID: Int32 { getpid() }
 
+    /// This process's parent's id. It changes (to an ancestor that reaps
+    /// orphans, or to 1) the moment the parent exits, even while the parent
+    /// is still a zombie, so a child can tell that its parent has ended.
+    public static var parentProcessID: Int32 { getppid() }
+
     /// Whether a process with `pid` exists; a zombie counts, and so does one
     /// owned by another user (`EPERM`).
     public static func exists(_ pid: Int32) -> Bool {

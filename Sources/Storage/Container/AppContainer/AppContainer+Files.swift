@@ -104,19 +104,21 @@ extension AppContainer {
     /// Moves (renames) an item; the destination must not exist. The
     /// do-not-back-up flag moves with it.
     public func moveItem(_ from: String, to: String) throws {
-        try rename(from, to: to, replacing: false, action: "move")
+        try rename(from, to: to, replacing: false, flushing: true, action: "move")
     }
 
     /// Moves an item over another, atomically (`rename`): readers see the
     /// old item or the new one, never neither. The do-not-back-up flag
-    /// moves with the item, as in ``moveItem(_:to:)``.
-    public func replaceItem(at destination: String, withItemAt source: String) throws {
-        try rename(source, to: destination, replacing: true, action: "replace")
+    /// moves with the item, as in ``moveItem(_:to:)``. With `.full` the
+    /// directories are flushed after the rename; with less, the caller
+    /// flushes a whole batch at once (``synchronizeFileSystem()``).
+    public func replaceItem(at destination: String, withItemAt source: String, durability: WriteDurability = .full) throws {
+        try rename(source, to: destination, replacing: true, flushing: durability == .full, action: "replace")
     }
 
     /// One confined `rename` for both: the parents are opened beneath the
     /// root and flushed after.
-    private func rename(_ from: String, to: String, replacing: Bool, action: String) throws {
+    private func rename(_ from: String, to: String, replacing: Bool, flushing: Bool, action: String) throws {
         let source = try ContainerPath(from)
         let destination = try ContainerPath(to)
         try checkWritable(source, action: action)
@@ -126,8 +128,10 @@ extension AppContainer {
         try directory.withParent(destination, action: action) { parent, name throws(ContainerError) in
             do throws(FileSystemError) {
                 try sourceParent.rename(source.name, to: parent, name, replace: replacing)
-                try? parent.sync()
-                try? sourceParent.sync()
+                if flushing {
+                    try? parent.sync()
+                    try? sourceParent.sync()
+                }
             } catch {
                 if error.isNotFound, (try? sourceParent.status(of: source.name)) == nil {
                     throw directory.failure(error, source, action)

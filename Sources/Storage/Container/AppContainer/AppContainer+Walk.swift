@@ -25,6 +25,23 @@ extension AppContainer {
         return items
     }
 
+    /// Runs `body` with the directory at `path` held open beneath the root
+    /// (no link followed), or with nil when no directory is there. For
+    /// callers that look up many names in one directory with `*at` calls
+    /// (a cache manifest's launch check) instead of resolving each path.
+    public func withDirectory<T>(_ path: String, _ body: (FileDescriptor?) throws -> T) throws -> T {
+        guard let fd = try openDirectoryIfPresent(try ContainerPath(path)) else { return try body(nil) }
+        defer { fd.closeQuietly() }
+        return try body(fd)
+    }
+
+    /// Flushes every file of the container's file system to disk
+    /// (`syncfs`): one flush after a batch of writes made without one each.
+    public func synchronizeFileSystem() throws {
+        do { try directory.root.descriptor.syncFileSystem() }
+        catch { throw ContainerError(error, path: "", "flush the file system") }
+    }
+
     /// The directory at `path`, or nil when nothing is there.
     private func openDirectoryIfPresent(_ path: ContainerPath) throws -> FileDescriptor? {
         do {

@@ -84,6 +84,28 @@ public final class ContainerFileHandle {
         catch { throw ContainerError(error, path: path, "flush") }
     }
 
+    /// The extended attribute `name` of the file, or nil when it has none
+    /// (or the file system keeps none).
+    public func extendedAttribute(_ name: String) throws -> [UInt8]? {
+        let fd = try descriptor()
+        do { return try fd.extendedAttribute(name) }
+        catch { throw ContainerError(error, path: path, "read an extended attribute") }
+    }
+
+    /// Sets the extended attribute `name` of the file.
+    public func setExtendedAttribute(_ name: String, _ value: [UInt8]) throws {
+        let fd = try descriptor()
+        do { try fd.setExtendedAttribute(name, value) }
+        catch { throw ContainerError(error, path: path, "set an extended attribute") }
+    }
+
+    /// Removes the extended attribute `name` of the file, if it has it.
+    public func removeExtendedAttribute(_ name: String) throws {
+        let fd = try descriptor()
+        do { try fd.removeExtendedAttribute(name) }
+        catch { throw ContainerError(error, path: path, "remove an extended attribute") }
+    }
+
     /// Releases the descriptor; later calls fail.
     public func close() {
         fd?.closeQuietly()
