@@ -33,14 +33,15 @@ func makeContainer() throws -> (TemporaryDirectory, AppContainer) {
     return (directory, container)
 }
 
-/// A downloader with short back-offs, for tests. The stall timeout is long
-/// unless a test is about stalls: the whole suite runs in parallel on two
-/// cores, and while other suites' synchronous tests hold the cooperative
-/// threads, the task that drains a response body is not scheduled and
-/// AsyncHTTPClient stops reading; its read timeout then fires though the
-/// server never stalled.
-func testDownloader(retry: RetryPolicy = RetryPolicy(maxAttempts: 8, baseDelay: 0.05, maxDelay: 2, totalLimit: 30),
-                    stall: Double = 60, conditions: @escaping Downloader.Conditions = { .success(.wifi) }) -> Downloader {
+/// A downloader with short back-offs, for tests. Unless a test is about
+/// stalls, the stall timeout is long and the retry budget large: the whole
+/// suite runs in parallel on two cores, and while other suites' synchronous
+/// tests hold the cooperative threads (for a minute at the start of a run),
+/// the task that drains a response body is not scheduled, AsyncHTTPClient
+/// stops reading, and its read timeout fires though the server never
+/// stalled. The download then resumes where it was, as after a real stall.
+func testDownloader(retry: RetryPolicy = RetryPolicy(maxAttempts: 30, baseDelay: 0.05, maxDelay: 2, totalLimit: 600),
+                    stall: Double = 20, conditions: @escaping Downloader.Conditions = { .success(.wifi) }) -> Downloader {
     Downloader(configuration: DownloaderConfiguration(connectTimeout: 2, stallTimeout: stall, attemptTimeout: 60,
                                                       maxConnectionsPerHost: 6, retry: retry),
                conditions: conditions)
