@@ -201,7 +201,6 @@ let package = Package(
                 "FileSystem",
                 "CacheManifest",
                 "NetworkTransfers",
-                "NetworkConditions",
                 "ContentServer",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
