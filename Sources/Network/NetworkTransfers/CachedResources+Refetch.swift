@@ -16,8 +16,12 @@ extension CachedResources {
                         progress: (@Sendable (RefetchProgress) -> Void)? = nil) async -> RefetchReport {
         var report = RefetchReport()
         var toFetch: [CacheProblem] = []
+        // The recorded entries, read once for the batch rather than once a file.
+        let wanted = Set(problems.map(\.path))
+        let recorded = Dictionary(((try? manifest.all()) ?? []).filter { wanted.contains($0.path) }.map { ($0.path, $0) },
+                                  uniquingKeysWith: { first, _ in first })
         for problem in problems {
-            if problem.reason == .changed, let entry = try? manifest.resource(atPath: problem.path),
+            if problem.reason == .changed, let entry = recorded[problem.path],
                let digest = try? ContentDigest.sha256(ofFileAt: problem.path, in: container), digest == entry.sha256 {
                 try? manifest.refreshIdentity(of: entry)
                 report.confirmed.append(problem.path)
@@ -41,7 +45,7 @@ extension CachedResources {
             func startNext() {
                 guard let problem = pending.popFirst() else { return }
                 group.addTask {
-                    let entry = try? await self.manifest.resource(atPath: problem.path)
+                    let entry = recorded[problem.path]
                     // No flush per file: one flush of the file system after
                     // the batch, before the manifest records it.
                     let request = DownloadRequest(url: URL(string: problem.url) ?? URL(fileURLWithPath: "/"), destination: problem.path,
