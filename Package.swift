@@ -7,6 +7,9 @@ import PackageDescription
 //              process control, no Foundation), sandbox-confine
 //   Formats:   PropertyList, KeyedArchive
 //   Storage:   Container, Keychain, Preferences
+//   Database:  PredicateFormat (NSPredicate's format language, to SQL and in
+//              memory), Store (Core Data's SQLite layout, contexts, fetched
+//              results)
 //   Backup:    MobileBackup (the format; no Container, no Keychain)
 //   Network:   NetworkConditions (the device's radio conditions; no NIO)
 //   System:    Launch, Device
@@ -22,6 +25,8 @@ let package = Package(
         .library(name: "Keychain", targets: ["Keychain"]),
         .library(name: "Preferences", targets: ["Preferences"]),
         .library(name: "Container", targets: ["Container"]),
+        .library(name: "PredicateFormat", targets: ["PredicateFormat"]),
+        .library(name: "Store", targets: ["Store"]),
         .library(name: "MobileBackup", targets: ["MobileBackup"]),
         .library(name: "NetworkConditions", targets: ["NetworkConditions"]),
         .library(name: "Launch", targets: ["Launch"]),
@@ -93,6 +98,33 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Sources/Storage/Container"
+        ),
+        .systemLibrary(
+            // zlib's raw inflate and deflate, for the model Core Data caches
+            // in a store (Z_MODELCACHE). Debian: zlib1g-dev.
+            name: "CZlib",
+            path: "Sources/Platform/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            // NSPredicate's format language: parsed by hand, evaluated in
+            // memory, compiled to SQL with Unicode folding functions.
+            name: "PredicateFormat",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Database/PredicateFormat"
+        ),
+        .target(
+            // Core Data's SQLite layout: models, stores, contexts, fetch
+            // requests, the fetched-results controller, migration.
+            name: "Store",
+            dependencies: [
+                "FileSystem", "PropertyList", "KeyedArchive", "Container", "PredicateFormat", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Sources/Database/Store"
         ),
         .target(
             // The backup format only: it reads and writes through the
@@ -386,6 +418,19 @@ let package = Package(
             name: "NetworkConditionsTests",
             dependencies: ["TestSupport", "NetworkConditions", "PropertyList"],
             path: "Tests/NetworkConditionsTests"
+        ),
+        .testTarget(
+            // The grammar corpus, folding, SQL against in-memory evaluation.
+            name: "PredicateFormatTests",
+            dependencies: ["TestSupport", "PredicateFormat", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/PredicateFormatTests"
+        ),
+        .testTarget(
+            // Every Core Data fixture, contexts, the controller, migration.
+            name: "StoreTests",
+            dependencies: ["TestSupport", "Store", "PredicateFormat", "KeyedArchive", "PropertyList", "Container", "FileSystem",
+                           .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/StoreTests"
         ),
         .testTarget(
             name: "SandboxCLITests",

@@ -1,0 +1,1 @@
+// The predicate language: see AttributeValue.swift for the values it works on.
