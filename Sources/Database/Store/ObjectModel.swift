@@ -39,6 +39,13 @@ public struct EntityDescription: Sendable, Hashable {
     public var versionHashModifier: String?
     /// Each constraint is a list of attribute names whose values are unique together.
     public var uniquenessConstraints: [[String]]
+    /// The class an app represents the entity's objects with (`representedClassName`);
+    /// not part of the version hash.
+    public var className: String?
+    /// Fetched properties: queries, never stored, so not part of the table or the hash.
+    public var fetchedProperties: [FetchedPropertyDescription]
+    /// The model editor's user info (string values; other values are described).
+    public var userInfo: [String: String]
 
     public init(
         name: String,
@@ -48,7 +55,10 @@ public struct EntityDescription: Sendable, Hashable {
         relationships: [RelationshipDescription] = [],
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil,
-        uniquenessConstraints: [[String]] = []
+        uniquenessConstraints: [[String]] = [],
+        className: String? = nil,
+        fetchedProperties: [FetchedPropertyDescription] = [],
+        userInfo: [String: String] = [:]
     ) {
         self.name = name
         self.superentityName = superentityName
@@ -58,6 +68,9 @@ public struct EntityDescription: Sendable, Hashable {
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.uniquenessConstraints = uniquenessConstraints
+        self.className = className
+        self.fetchedProperties = fetchedProperties
+        self.userInfo = userInfo
     }
 }
 
@@ -74,6 +87,17 @@ public struct AttributeDescription: Sendable, Hashable {
     public var valueTransformerName: String?
     public var renamingIdentifier: String?
     public var versionHashModifier: String?
+    /// Read-only attributes (derived attributes are) cannot be set by the app.
+    public var isReadOnly: Bool
+    /// Large binary values may be kept in files beside the store (part of the hash).
+    public var allowsExternalBinaryDataStorage: Bool
+    /// Persistent history keeps the value of a deleted object (part of the hash).
+    public var preservesValueInHistoryOnDeletion: Bool
+    /// For a derived attribute (`NSDerivedAttributeDescription`), its
+    /// expression as text (such as `pages.@count`); `nil` for a stored attribute.
+    public var derivationExpression: String?
+    /// The class the value is (`NSString`, or a transformable's custom class).
+    public var valueClassName: String?
 
     public init(
         name: String,
@@ -83,7 +107,12 @@ public struct AttributeDescription: Sendable, Hashable {
         defaultValue: String? = nil,
         valueTransformerName: String? = nil,
         renamingIdentifier: String? = nil,
-        versionHashModifier: String? = nil
+        versionHashModifier: String? = nil,
+        isReadOnly: Bool = false,
+        allowsExternalBinaryDataStorage: Bool = false,
+        preservesValueInHistoryOnDeletion: Bool = false,
+        derivationExpression: String? = nil,
+        valueClassName: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -93,7 +122,15 @@ public struct AttributeDescription: Sendable, Hashable {
         self.valueTransformerName = valueTransformerName
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
+        self.isReadOnly = isReadOnly
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        self.derivationExpression = derivationExpression
+        self.valueClassName = valueClassName
     }
+
+    /// A derived attribute: computed by the store from an expression.
+    public var isDerived: Bool { derivationExpression != nil }
 }
 
 /// A relationship to one object or to many, with its inverse and what
