@@ -84,7 +84,8 @@ struct ArchivedModelReader {
             renamingIdentifier: renaming(object["NSRenamingIdentifier"], name: name),
             versionHashModifier: nonEmptyString(object["NSVersionHashModifier"]),
             uniquenessConstraints: try constraints(object["NSUniqueTuples"], owner: object),
-            className: object["NSClassNameForEntity"]?.stringValue,
+            // Core Data's default class stands for "no class of the app's own".
+            className: object["NSClassNameForEntity"]?.stringValue.flatMap { $0 == "NSManagedObject" ? nil : $0 },
             userInfo: userInfo(object["NSUserInfo"]))
         for (key, value) in try dictionary(object["NSProperties"], owner: object, key: "NSProperties") {
             guard let property = value.object, let archiveClass = property.archiveClass else {
