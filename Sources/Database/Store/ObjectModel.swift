@@ -145,7 +145,8 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var isOptional: Bool
     public var isTransient: Bool
     public var deleteRule: DeleteRule
-    /// 0 means no bound.
+    /// 0 means no bound. A model built in code may say −1 (`NSUIntegerMax`)
+    /// for no bound: the same meaning, but a different version hash.
     public var minCount: Int
     public var maxCount: Int
     public var renamingIdentifier: String?

@@ -84,7 +84,8 @@ struct ArchivedModelReader {
             renamingIdentifier: renaming(object["NSRenamingIdentifier"], name: name),
             versionHashModifier: nonEmptyString(object["NSVersionHashModifier"]),
             uniquenessConstraints: try constraints(object["NSUniqueTuples"], owner: object),
-            className: object["NSClassNameForEntity"]?.stringValue,
+            // Core Data's default class stands for "no class of the app's own".
+            className: object["NSClassNameForEntity"]?.stringValue.flatMap { $0 == "NSManagedObject" ? nil : $0 },
             userInfo: userInfo(object["NSUserInfo"]))
         for (key, value) in try dictionary(object["NSProperties"], owner: object, key: "NSProperties") {
             guard let property = value.object, let archiveClass = property.archiveClass else {
@@ -154,10 +155,11 @@ struct ArchivedModelReader {
         let inverse = object["_NSInverseRelationshipName"]?.stringValue
             ?? object["NSInverseRelationship"]?["NSPropertyName"]?.stringValue
         let flags = PropertyFlags(object)
-        // Old models (framework 637) archive an unbounded to-many as −1.
-        let maxCount = max(object["NSMaxCount"]?.intValue ?? 0, 0)
-        let minCount = max(object["NSMinCount"]?.intValue ?? 0, 0)
-        guard maxCount <= Int(Int32.max), minCount <= Int(Int32.max) else {
+        // A model built in code archives an unbounded to-many as −1
+        // (NSUIntegerMax); kept as is, since the version hash depends on it.
+        let maxCount = object["NSMaxCount"]?.intValue ?? 0
+        let minCount = object["NSMinCount"]?.intValue ?? 0
+        guard (-1...Int(Int32.max)).contains(maxCount), (0...Int(Int32.max)).contains(minCount) else {
             throw fail("relationship \(name) has counts \(minCount)…\(maxCount)", object)
         }
         let ruleValue = object["NSDeleteRule"]?.intValue ?? DeleteRule.nullify.rawValue
@@ -250,12 +252,17 @@ enum ExpressionText {
         case "NSKeyPathExpression", "NSFunctionExpression":
             let selector = object["NSSelectorName"]?.stringValue ?? ""
             let arguments = (object["NSArguments"]?.elements ?? []).map { render($0, depth: depth + 1) }
-            if selector == "valueForKeyPath:" || selector == "valueForKey:", arguments.count == 1 {
-                return arguments[0]
-            }
+            let operandObject = object["NSOperand"]?.object
             let operand = render(object["NSOperand"], depth: depth + 1)
-            let call = "\(selector.replacingOccurrences(of: ":", with: ""))(\(arguments.joined(separator: ", ")))"
-            return operand.isEmpty || operand == "SELF" ? call : "\(operand).\(call)"
+            if selector == "valueForKeyPath:" || selector == "valueForKey:", arguments.count == 1 {
+                return operand.isEmpty || operand == "SELF" ? arguments[0] : "\(operand).\(arguments[0])"
+            }
+            // A function of Foundation's predicate utilities prints as
+            // `count:(pages)`, as NSExpression.predicateFormat does.
+            if operandObject?["NSConstantValueClassName"]?.stringValue == "_NSPredicateUtilities" || operand.isEmpty {
+                return "\(selector)(\(arguments.joined(separator: ", ")))"
+            }
+            return "FUNCTION(\(operand), \"\(selector)\"\(arguments.map { ", " + $0 }.joined()))"
         case "NSSelfExpression": return "SELF"
         case "NSVariableExpression": return "$" + (object["NSVariable"]?.stringValue ?? "")
         case "NSConstantValueExpression":

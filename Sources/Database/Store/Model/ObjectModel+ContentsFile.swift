@@ -144,7 +144,7 @@ private final class ContentsFileReader: NSObject, XMLParserDelegate {
                 isReadOnly: derived,
                 allowsExternalBinaryDataStorage: flag("allowsExternalBinaryDataStorage"),
                 preservesValueInHistoryOnDeletion: flag("preserveAfterDeletion"),
-                derivationExpression: derived ? (attributes["derivationExpression"] ?? "") : nil,
+                derivationExpression: derived ? DerivationFormat.predicateFormat(of: attributes["derivationExpression"] ?? "") : nil,
                 valueClassName: attributes["customClassName"]))
         case "relationship" where parent == "entity":
             let relationshipName = try required("name", of: "relationship")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PropertyList
 import TestSupport
 
 /// The Core Data fixtures in `../shared/fixtures/coredata/` beside the
@@ -72,5 +73,14 @@ enum ModelFixtures {
             }
             return StoreModelRows(modelCache: cache, metadata: metadata)
         }
+    }
+}
+
+/// Property-list files read for a test's expectations.
+enum PropertyListFile {
+    static func dictionary(_ path: String) throws -> [String: PropertyListValue] {
+        let value = try PropertyListValue.decode(Data(contentsOf: URL(fileURLWithPath: path))).value
+        guard let entries = value.dictionaryValue else { throw CocoaError(.fileReadCorruptFile) }
+        return Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
     }
 }
