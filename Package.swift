@@ -234,6 +234,8 @@ let package = Package(
                 "CacheManifest",
                 "NetworkTransfers",
                 "ContentServer",
+                "Store",
+                "PredicateFormat",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
