@@ -439,7 +439,7 @@ let package = Package(
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
             dependencies: ["TestSupport", "SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup",
-                           "NetworkConditions"],
+                           "NetworkConditions", "FileSystem"],
             path: "Tests/SandboxCLITests"
         ),
     ]
