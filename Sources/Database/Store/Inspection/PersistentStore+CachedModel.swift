@@ -26,7 +26,7 @@ extension PersistentStore {
         let queue: DatabaseQueue
         let contents: (cache: Data?, metadata: Data?)
         do {
-            queue = try DatabaseQueue()
+            queue = try DatabaseQueue(configuration: connectionConfiguration())
             contents = try queue.inDatabase { db in
                 try image.deserialize(into: db)
                 let cache = try db.tableExists("Z_MODELCACHE")
