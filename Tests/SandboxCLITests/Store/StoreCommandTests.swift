@@ -62,4 +62,32 @@ import TestSupport
         #expect(missing.status == 1)
         #expect(missing.standardError.contains("none.sqlite"))
     }
+
+    @Test func queryWithAPredicateSortAndLimit() throws {
+        let directory = try TemporaryDirectory("store-cli")
+        let store = Self.stores.appendingPathComponent("CoreDataPlus__SampleModel_V1.sqlite").path
+        let result = try SandboxProcess.run(["store", "query", store, "Person", "--where", #"firstName BEGINSWITH[c] "b""#,
+                                             "--sort", "lastName:desc", "--limit", "2", "--json"], in: directory.url, subcommand: nil)
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = try #require(try json(result).arrayValue)
+        #expect(rows.compactMap { $0["values"]?["lastName"]?.stringValue } == ["Nabokov", "Munger"])
+        #expect(rows.first?["id"]?.stringValue == "Person/p4")
+
+        let count = try SandboxProcess.run(["store", "count", store, "Car", "--where", #"maker ==[c] "fiat""#, "--json"],
+                                           in: directory.url, subcommand: nil)
+        #expect(try json(count)["count"]?.int64Value == 103)
+        let own = try SandboxProcess.run(["store", "count", store, "SportCar", "--exclude-subentities"], in: directory.url, subcommand: nil)
+        #expect(own.output == "5\n")
+    }
+
+    @Test func aMalformedFormatNamesItsColumn() throws {
+        let directory = try TemporaryDirectory("store-cli")
+        let store = Self.stores.appendingPathComponent("CoreDataPlus__SampleModel_V1.sqlite").path
+        let result = try SandboxProcess.run(["store", "query", store, "Car", "--where", "maker == 'a' AND"], in: directory.url, subcommand: nil)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("column"))
+        let unknown = try SandboxProcess.run(["store", "query", store, "Car", "--where", "colour == 'red'"], in: directory.url, subcommand: nil)
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError.contains("colour"))
+    }
 }

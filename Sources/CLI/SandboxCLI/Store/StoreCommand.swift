@@ -17,5 +17,5 @@ struct StoreCommand: ParsableCommand {
               sandbox store count Possessions.sqlite Possession --where 'valueInDollars > 40' --json
               sandbox backup extract ~/backup HomeDomain Library/Notes/notes.sqlite -o notes.sqlite && sandbox store schema notes.sqlite
             """,
-        subcommands: [StoreSchemaCommand.self])
+        subcommands: [StoreSchemaCommand.self, StoreQueryCommand.self, StoreCountCommand.self])
 }
