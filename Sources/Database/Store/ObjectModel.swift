@@ -162,7 +162,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         isTransient: Bool = false,
         deleteRule: DeleteRule = .nullify,
         minCount: Int = 0,
-        maxCount: Int = 0,
+        maxCount: Int? = nil,
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil
     ) {
@@ -175,7 +175,8 @@ public struct RelationshipDescription: Sendable, Hashable {
         self.isTransient = isTransient
         self.deleteRule = deleteRule
         self.minCount = minCount
-        self.maxCount = maxCount
+        // Core Data stores a to-one as at most 1; `nil` means that, or no bound for a to-many.
+        self.maxCount = maxCount ?? (isToMany ? 0 : 1)
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
     }
