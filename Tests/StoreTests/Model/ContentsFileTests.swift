@@ -70,3 +70,31 @@ import Testing
         #expect(throws: ModelError.self) { try ObjectModel(contentsFile: "/nonexistent/contents") }
     }
 }
+
+@Suite struct HostileContentsFileTests {
+    /// Nested entity definitions ("billion laughs") and external entities
+    /// are neither expanded without bound nor fetched.
+    @Test func entityExpansionIsBoundedAndExternalEntitiesAreNotRead() {
+        var laughs = "<!DOCTYPE model [<!ENTITY l0 \"lol\">"
+        for level in 1...12 { laughs += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">" }
+        laughs += "]><model><entity name=\"&l12;\"/></model>"
+        let started = ContinuousClock.now
+        let result = Result { try ObjectModel(contentsData: Data(laughs.utf8)) }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        if case .success(let model) = result { #expect((model.entities.first?.name.utf8.count ?? 0) < 100_000_000) }
+
+        let external = "<!DOCTYPE model [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><model><entity name=\"A&x;\"/></model>"
+        if case .success(let model) = Result(catching: { try ObjectModel(contentsData: Data(external.utf8)) }) {
+            #expect(model.entities.first?.name.contains("root") != true)
+        }
+    }
+
+    /// Truncating a real contents file anywhere gives a typed error, never a crash.
+    @Test func truncatedFilesAreTypedErrors() throws {
+        let path = ModelFixtures.modelPath("CoreDataPlus__SampleModel.xcdatamodeld_SampleModel.xcdatamodel_contents")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for length in stride(from: 0, to: bytes.count - 20, by: 97) {
+            #expect(throws: ModelError.self) { try ObjectModel(contentsData: bytes.prefix(length)) }
+        }
+    }
+}
