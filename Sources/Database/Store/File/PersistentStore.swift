@@ -1,0 +1,159 @@
+import FileSystem
+import Foundation
+import GRDB
+import SystemPackage
+
+/// A store file in Core Data's SQLite layout, opened read-only or
+/// read-write.
+///
+/// Read-only opening never creates a file beside the store: the main file
+/// and the committed frames of its `-wal` are read into memory and handed
+/// to SQLite as an image (see ``openReadOnly(atPath:model:)``). Read-write
+/// opening uses WAL mode with a busy timeout, so several processes can
+/// share the store as Core Data's do.
+public final class PersistentStore: Sendable {
+    /// The store's file.
+    public let path: String
+    /// How the model is laid out in this store.
+    public let layout: StoreLayout
+    /// Whether the store was opened read-only.
+    public let isReadOnly: Bool
+    /// The GRDB connection(s): an in-memory queue holding the image when
+    /// read-only, a pool over the file otherwise.
+    let database: any DatabaseWriter
+
+    init(path: String, layout: StoreLayout, isReadOnly: Bool, database: any DatabaseWriter) {
+        self.path = path
+        self.layout = layout
+        self.isReadOnly = isReadOnly
+        self.database = database
+    }
+
+    /// How long a writer waits for another process's transaction.
+    public static let busyTimeout: TimeInterval = 5
+
+    /// Opens a store read-only, creating no file beside it.
+    ///
+    /// The main file is read with the committed transactions of its `-wal`
+    /// applied, as a checkpoint would apply them, so a store whose rows
+    /// live only in its `-wal` reads in full. The image is checked (header,
+    /// page size, truncation) before SQLite sees it.
+    ///
+    /// - Parameter model: the store's model; when several model versions
+    ///   are at hand, use the one whose hashes the store's metadata holds.
+    /// - Throws: ``StoreError`` with ``StoreError/Code/notADatabase``,
+    ///   ``StoreError/Code/damagedWriteAheadLog`` or
+    ///   ``StoreError/Code/notACoreDataStore``.
+    public static func openReadOnly(atPath path: String, model: ObjectModel) throws(StoreError) -> PersistentStore {
+        let image = try DatabaseImage(readingStoreAt: path)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue()
+        } catch {
+            throw StoreError(.io, "cannot open an in-memory connection: \(error)", path: path)
+        }
+        do {
+            try queue.inDatabase { db in
+                try image.deserialize(into: db)
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+            }
+        } catch let error as StoreError {
+            throw error.at(path: path)
+        } catch {
+            throw StoreError(.notADatabase, "SQLite cannot read the file: \(error)", path: path)
+        }
+        let layout = try reconciledLayout(model: model, database: queue, path: path)
+        return PersistentStore(path: path, layout: layout, isReadOnly: true, database: queue)
+    }
+
+    /// Opens an existing store for reading and writing, in WAL mode with a
+    /// busy timeout, as Core Data opens it.
+    public static func open(atPath path: String, model: ObjectModel) throws(StoreError) -> PersistentStore {
+        guard FileSystemPaths.isRegularFile(atPath: path) else {
+            throw StoreError(.notADatabase, "no file at this path", path: path)
+        }
+        _ = try DatabaseImage.checkHeader(headerBytes(path))
+        let pool = try connect(path)
+        let layout = try reconciledLayout(model: model, database: pool, path: path)
+        return PersistentStore(path: path, layout: layout, isReadOnly: false, database: pool)
+    }
+
+    static func headerBytes(_ path: String) throws(StoreError) -> Data {
+        do {
+            let descriptor = try FileDescriptor.open(atPath: path, .readOnly)
+            defer { descriptor.closeQuietly() }
+            return try descriptor.read(count: 100, at: 0)
+        } catch {
+            throw StoreError(.io, "cannot read the store's header: \(error)", path: path)
+        }
+    }
+
+    static func connect(_ path: String) throws(StoreError) -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        // Core Data neither declares nor enforces foreign keys.
+        configuration.foreignKeysEnabled = false
+        do {
+            return try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw StoreError(.io, "SQLite cannot open the store: \(error)", path: path)
+        }
+    }
+
+    /// The model's layout, with entity numbers taken from the store's
+    /// `Z_PRIMARYKEY` where it names an entity (or its renaming identifier).
+    static func reconciledLayout(model: ObjectModel, database: any DatabaseReader,
+                                 path: String) throws(StoreError) -> StoreLayout {
+        var layout = try StoreLayout(model: model)
+        let rows: [PrimaryKeyRow]
+        do {
+            rows = try database.read { db in
+                guard try db.tableExists("Z_PRIMARYKEY") else { return [] }
+                return try PrimaryKeyRow.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY")
+            }
+        } catch {
+            throw StoreError(.notACoreDataStore, "cannot read Z_PRIMARYKEY: \(error)", path: path)
+        }
+        guard !rows.isEmpty else {
+            throw StoreError(.notACoreDataStore, "the file has no Z_PRIMARYKEY table or it is empty", path: path)
+        }
+        layout.adoptEntityNumbers(rows)
+        return layout
+    }
+
+    /// Runs `body` on a read transaction of the store.
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.read(body)
+        } catch let error as StoreError {
+            throw error.at(path: path)
+        } catch let error as DatabaseError {
+            throw StoreError(.io, error.message ?? "\(error)", path: path, sql: error.sql)
+        } catch {
+            throw StoreError(.io, "\(error)", path: path)
+        }
+    }
+}
+
+/// A row of `Z_PRIMARYKEY`: an entity's number, name, super-entity and the
+/// largest primary key allocated for it.
+public struct PrimaryKeyRow: Sendable, Hashable, FetchableRecord, Decodable {
+    public var entityNumber: Int
+    public var name: String
+    public var superNumber: Int
+    public var maximumKey: Int64
+
+    public init(entityNumber: Int, name: String, superNumber: Int, maximumKey: Int64) {
+        self.entityNumber = entityNumber
+        self.name = name
+        self.superNumber = superNumber
+        self.maximumKey = maximumKey
+    }
+
+    public init(row: Row) throws {
+        entityNumber = row[0] ?? 0
+        name = row[1] ?? ""
+        superNumber = row[2] ?? 0
+        maximumKey = row[3] ?? 0
+    }
+}

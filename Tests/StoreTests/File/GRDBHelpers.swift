@@ -1,0 +1,7 @@
+import GRDB
+
+enum GRDBHelpers {
+    static func queue(_ path: String) throws -> DatabaseQueue {
+        try DatabaseQueue(path: path)
+    }
+}
