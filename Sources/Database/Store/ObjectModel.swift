@@ -46,6 +46,8 @@ public struct EntityDescription: Sendable, Hashable {
     public var fetchedProperties: [FetchedPropertyDescription]
     /// The model editor's user info (string values; other values are described).
     public var userInfo: [String: String]
+    /// Indexes the store keeps besides those Core Data always makes.
+    public var fetchIndexes: [FetchIndexDescription]
 
     public init(
         name: String,
@@ -58,7 +60,8 @@ public struct EntityDescription: Sendable, Hashable {
         uniquenessConstraints: [[String]] = [],
         className: String? = nil,
         fetchedProperties: [FetchedPropertyDescription] = [],
-        userInfo: [String: String] = [:]
+        userInfo: [String: String] = [:],
+        fetchIndexes: [FetchIndexDescription] = []
     ) {
         self.name = name
         self.superentityName = superentityName
@@ -71,6 +74,7 @@ public struct EntityDescription: Sendable, Hashable {
         self.className = className
         self.fetchedProperties = fetchedProperties
         self.userInfo = userInfo
+        self.fetchIndexes = fetchIndexes
     }
 }
 

@@ -25,6 +25,9 @@ import Testing
         #expect(car.attributes.first { $0.name == "numberPlate" }?.isOptional == false)
         let owner = try #require(car.relationships.first)
         #expect(owner.destinationEntityName == "Person" && owner.inverseName == "cars" && !owner.isToMany && owner.maxCount == 1)
+        #expect(car.fetchIndexes == [FetchIndexDescription(name: "byMakerAndNumberPlate", elements: [
+            .init(propertyName: "maker"), .init(propertyName: "numberPlate"),
+        ])])
         let cars = try #require(model.entity(named: "Person")?.relationships.first)
         #expect(cars.isToMany && cars.maxCount == 0 && cars.deleteRule == .nullify)
     }

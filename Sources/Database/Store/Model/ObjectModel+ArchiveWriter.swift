@@ -130,6 +130,25 @@ private struct ArchivedModelWriter {
         if !entity.uniquenessConstraints.isEmpty {
             fields["NSUniqueTuples"] = Self.array(entity.uniquenessConstraints.map { Self.array($0.map { .string($0) }) })
         }
+        if !entity.fetchIndexes.isEmpty {
+            fields["NSFetchIndexDescriptions"] = Self.array(entity.fetchIndexes.map { index in
+                let indexObject = ArchivedObject(className: "NSFetchIndexDescription")
+                indexObject.fields = [
+                    "NSIndexName": .string(index.name),
+                    "NSEntity": .object(object),
+                    "NSPartialIndexPredicate": .null,
+                    "NSIndexElements": Self.array(index.elements.map { element in
+                        .object(ArchivedObject(className: "NSFetchIndexElementDescription", fields: [
+                            "NSPropertyName": .string(element.propertyName),
+                            "NSFetchIndexElementType": .integer(element.kind.rawValue),
+                            "NSAscending": .bool(element.isAscending),
+                            "NSFetchIndexDescription": .object(indexObject),
+                        ]))
+                    }),
+                ]
+                return .object(indexObject)
+            })
+        }
         object.fields = fields
     }
 

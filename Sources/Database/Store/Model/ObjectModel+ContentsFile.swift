@@ -165,6 +165,22 @@ private final class ContentsFileReader: NSObject, XMLParserDelegate {
         case "fetchRequest" where parent == "fetchedProperty":
             fetchedProperty?.destinationEntityName = attributes["entity"]
             fetchedProperty?.predicateFormat = attributes["predicateString"]
+        case "fetchIndex" where parent == "entity":
+            current?.fetchIndexes.append(FetchIndexDescription(name: try required("name", of: "fetchIndex"), elements: []))
+        case "fetchIndexElement" where parent == "fetchIndex":
+            let element = "fetchIndexElement of \(current?.name ?? "?")"
+            let property = try required("property", of: element)
+            let kind: FetchIndexDescription.Element.Kind
+            switch attributes["type"] {
+            case nil, "Binary": kind = .binary
+            case "RTree": kind = .rTree
+            case let other?: throw fail("unknown fetch index type \"\(other)\"", element)
+            }
+            let index = (current?.fetchIndexes.count ?? 0) - 1
+            if index >= 0 {
+                current?.fetchIndexes[index].elements.append(
+                    FetchIndexDescription.Element(propertyName: property, kind: kind, isAscending: attributes["order"] != "descending"))
+            }
         case "uniquenessConstraint":
             constraint = []
         case "constraint" where parent == "uniquenessConstraint":
