@@ -57,6 +57,9 @@ import Testing
         ("<model><entity name=\"A\"><relationship name=\"r\" destinationEntity=\"B\"/></entity></model>", .unresolvedReference, nil),
         ("<model><entity name=\"A\" parentEntity=\"B\"/><entity name=\"B\" parentEntity=\"A\"/></model>", .unresolvedReference, nil),
         ("<model><entity name=\"A\">", .malformedXML, 1),
+        ("<model><entity name=\"A\"/><entity name=\"A\"/></model>", .invalidElement, nil),
+        ("<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"String\"/><relationship name=\"x\" destinationEntity=\"A\"/></entity></model>", .invalidElement, nil),
+        ("<model><entity name=\"A\"><relationship name=\"r\" destinationEntity=\"A\" inverseName=\"nope\"/></entity></model>", .unresolvedReference, nil),
         ("<plist/>", .invalidElement, 1),
         ("<model><entity name=\"A\"><relationship name=\"r\" destinationEntity=\"A\" maxCount=\"-1\"/></entity></model>", .invalidElement, 1),
     ] as [(String, ModelError.Code, Int?)])
