@@ -39,6 +39,15 @@ public struct EntityDescription: Sendable, Hashable {
     public var versionHashModifier: String?
     /// Each constraint is a list of attribute names whose values are unique together.
     public var uniquenessConstraints: [[String]]
+    /// The class an app represents the entity's objects with (`representedClassName`);
+    /// not part of the version hash.
+    public var className: String?
+    /// Fetched properties: queries, never stored, so not part of the table or the hash.
+    public var fetchedProperties: [FetchedPropertyDescription]
+    /// The model editor's user info (string values; other values are described).
+    public var userInfo: [String: String]
+    /// Indexes the store keeps besides those Core Data always makes.
+    public var fetchIndexes: [FetchIndexDescription]
 
     public init(
         name: String,
@@ -48,7 +57,11 @@ public struct EntityDescription: Sendable, Hashable {
         relationships: [RelationshipDescription] = [],
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil,
-        uniquenessConstraints: [[String]] = []
+        uniquenessConstraints: [[String]] = [],
+        className: String? = nil,
+        fetchedProperties: [FetchedPropertyDescription] = [],
+        userInfo: [String: String] = [:],
+        fetchIndexes: [FetchIndexDescription] = []
     ) {
         self.name = name
         self.superentityName = superentityName
@@ -58,6 +71,10 @@ public struct EntityDescription: Sendable, Hashable {
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.uniquenessConstraints = uniquenessConstraints
+        self.className = className
+        self.fetchedProperties = fetchedProperties
+        self.userInfo = userInfo
+        self.fetchIndexes = fetchIndexes
     }
 }
 
@@ -74,6 +91,17 @@ public struct AttributeDescription: Sendable, Hashable {
     public var valueTransformerName: String?
     public var renamingIdentifier: String?
     public var versionHashModifier: String?
+    /// Read-only attributes (derived attributes are) cannot be set by the app.
+    public var isReadOnly: Bool
+    /// Large binary values may be kept in files beside the store (part of the hash).
+    public var allowsExternalBinaryDataStorage: Bool
+    /// Persistent history keeps the value of a deleted object (part of the hash).
+    public var preservesValueInHistoryOnDeletion: Bool
+    /// For a derived attribute (`NSDerivedAttributeDescription`), its
+    /// expression as text (such as `pages.@count`); `nil` for a stored attribute.
+    public var derivationExpression: String?
+    /// The class the value is (`NSString`, or a transformable's custom class).
+    public var valueClassName: String?
 
     public init(
         name: String,
@@ -83,7 +111,12 @@ public struct AttributeDescription: Sendable, Hashable {
         defaultValue: String? = nil,
         valueTransformerName: String? = nil,
         renamingIdentifier: String? = nil,
-        versionHashModifier: String? = nil
+        versionHashModifier: String? = nil,
+        isReadOnly: Bool = false,
+        allowsExternalBinaryDataStorage: Bool = false,
+        preservesValueInHistoryOnDeletion: Bool = false,
+        derivationExpression: String? = nil,
+        valueClassName: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -93,7 +126,15 @@ public struct AttributeDescription: Sendable, Hashable {
         self.valueTransformerName = valueTransformerName
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
+        self.isReadOnly = isReadOnly
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        self.derivationExpression = derivationExpression
+        self.valueClassName = valueClassName
     }
+
+    /// A derived attribute: computed by the store from an expression.
+    public var isDerived: Bool { derivationExpression != nil }
 }
 
 /// A relationship to one object or to many, with its inverse and what
@@ -108,7 +149,8 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var isOptional: Bool
     public var isTransient: Bool
     public var deleteRule: DeleteRule
-    /// 0 means no bound.
+    /// 0 means no bound. A model built in code may say −1 (`NSUIntegerMax`)
+    /// for no bound: the same meaning, but a different version hash.
     public var minCount: Int
     public var maxCount: Int
     public var renamingIdentifier: String?
@@ -124,7 +166,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         isTransient: Bool = false,
         deleteRule: DeleteRule = .nullify,
         minCount: Int = 0,
-        maxCount: Int = 0,
+        maxCount: Int? = nil,
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil
     ) {
@@ -137,7 +179,8 @@ public struct RelationshipDescription: Sendable, Hashable {
         self.isTransient = isTransient
         self.deleteRule = deleteRule
         self.minCount = minCount
-        self.maxCount = maxCount
+        // Core Data stores a to-one as at most 1; `nil` means that, or no bound for a to-many.
+        self.maxCount = maxCount ?? (isToMany ? 0 : 1)
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
     }

@@ -1,1 +1,0 @@
-// The predicate language: see AttributeValue.swift for the values it works on.

@@ -1,0 +1,108 @@
+import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#elseif canImport(SQLite3)
+import SQLite3
+#endif
+
+// The hot functions (`pf_contains`, `pf_beginswith`, `pf_endswith`, `pf_fold`) are
+// registered through SQLite's C API rather than `DatabaseFunction`: they read the
+// row's UTF-8 bytes in place, so an ASCII row costs no allocation and no String.
+// This is what keeps `name CONTAINS[c] %@` near hand-written SQL on large tables.
+
+private let deterministic = Int32(SQLITE_UTF8) | Int32(SQLITE_DETERMINISTIC)
+
+extension Database {
+    func registerTextSearchFunctions() {
+        guard let connection = sqliteConnection else { return }
+        sqlite3_create_function_v2(connection, PredicateFunctions.contains, 3, deterministic, nil, { context, _, argv in
+            textSearch(context, argv, .contains)
+        }, nil, nil, nil)
+        sqlite3_create_function_v2(connection, PredicateFunctions.beginsWith, 3, deterministic, nil, { context, _, argv in
+            textSearch(context, argv, .beginsWith)
+        }, nil, nil, nil)
+        sqlite3_create_function_v2(connection, PredicateFunctions.endsWith, 3, deterministic, nil, { context, _, argv in
+            textSearch(context, argv, .endsWith)
+        }, nil, nil, nil)
+        sqlite3_create_function_v2(connection, PredicateFunctions.fold, 2, deterministic, nil, { context, _, argv in
+            foldFunction(context, argv)
+        }, nil, nil, nil)
+    }
+}
+
+private func bytes(_ value: OpaquePointer?) -> UnsafeBufferPointer<UInt8>? {
+    guard let value, sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+    // sqlite3_value_text first, then sqlite3_value_bytes: the order SQLite documents.
+    guard let text = sqlite3_value_text(value) else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+}
+
+private func textSearch(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?, _ op: ComparisonOperator) {
+    guard let argv, let haystack = bytes(argv[0]), let needle = bytes(argv[1]) else {
+        sqlite3_result_int(context, 0)
+        return
+    }
+    let options = ComparisonOptions(rawValue: Int(sqlite3_value_int(argv[2]))).folding
+    sqlite3_result_int(context, TextSearchKernel.test(op, haystack: haystack, foldedNeedle: needle, options: options) ? 1 : 0)
+}
+
+private func foldFunction(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?) {
+    guard let argv, let text = bytes(argv[0]) else {
+        sqlite3_result_null(context)
+        return
+    }
+    let options = ComparisonOptions(rawValue: Int(sqlite3_value_int(argv[1]))).folding
+    let folded = StringFolding.fold(String(decoding: text, as: UTF8.self), options)
+    var utf8 = Array(folded.utf8)
+    utf8.withUnsafeMutableBufferPointer { buffer in
+        // SQLITE_TRANSIENT: SQLite copies the bytes before we return.
+        sqlite3_result_text(context, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                            Int32(buffer.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+    }
+}
+
+/// The byte-level search behind the SQL functions, also used in memory for ASCII.
+enum TextSearchKernel {
+    static func test(_ op: ComparisonOperator, haystack: UnsafeBufferPointer<UInt8>, foldedNeedle needle: UnsafeBufferPointer<UInt8>, options: ComparisonOptions) -> Bool {
+        if options.isEmpty {
+            return search(op, haystack, needle, lowercasing: false)
+        }
+        if StringFolding.isASCII(haystack) {
+            // An ASCII haystack folds to ASCII: lowercase on the fly when [c]; [d] changes nothing.
+            return search(op, haystack, needle, lowercasing: options.contains(.caseInsensitive))
+        }
+        var folded = StringFolding.fold(String(decoding: haystack, as: UTF8.self), options)
+        return folded.withUTF8 { search(op, $0, needle, lowercasing: false) }
+    }
+
+    @inline(__always)
+    private static func lower(_ byte: UInt8, _ lowercasing: Bool) -> UInt8 {
+        lowercasing && byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+
+    private static func search(_ op: ComparisonOperator, _ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
+        let n = needle.count, h = haystack.count
+        guard n > 0, n <= h else { return false }
+        func matches(at start: Int) -> Bool {
+            var index = 0
+            while index < n {
+                if lower(haystack[start + index], lowercasing) != needle[index] { return false }
+                index += 1
+            }
+            return true
+        }
+        switch op {
+        case .beginsWith: return matches(at: 0)
+        case .endsWith: return matches(at: h - n)
+        default:
+            let first = needle[0]
+            var start = 0
+            let last = h - n
+            while start <= last {
+                if lower(haystack[start], lowercasing) == first && matches(at: start) { return true }
+                start += 1
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// What a fetched-results controller shows: its objects, in sections, in order.
+///
+/// A snapshot holds identifiers only; the objects themselves are read in
+/// batches as they are shown. Two snapshots are compared by
+/// ``ResultsDiff`` to tell a table view what moved.
+public struct ResultsSnapshot<ID: Hashable & Sendable>: Sendable, Hashable {
+    public var sections: [ResultsSection<ID>]
+
+    public init(sections: [ResultsSection<ID>] = []) {
+        self.sections = sections
+    }
+
+    /// The section index titles, one per distinct title in section order
+    /// (UIKit's `sectionIndexTitles`).
+    public var sectionIndexTitles: [String] {
+        var seen = Set<String>()
+        return sections.compactMap { section in
+            guard let title = section.indexTitle, seen.insert(title).inserted else { return nil }
+            return title
+        }
+    }
+
+    /// Every identifier, section after section.
+    public var allIDs: [ID] { sections.flatMap(\.ids) }
+
+    /// The number of objects in all sections.
+    public var count: Int { sections.reduce(0) { $0 + $1.ids.count } }
+
+    /// The identifier at an index path, or `nil` outside the snapshot.
+    public subscript(indexPath: ResultsIndexPath) -> ID? {
+        guard sections.indices.contains(indexPath.section),
+              sections[indexPath.section].ids.indices.contains(indexPath.item) else { return nil }
+        return sections[indexPath.section].ids[indexPath.item]
+    }
+
+    /// Where each identifier is.
+    public func indexPaths() -> [ID: ResultsIndexPath] {
+        var paths = [ID: ResultsIndexPath](minimumCapacity: count)
+        for (sectionIndex, section) in sections.enumerated() {
+            for (item, id) in section.ids.enumerated() {
+                paths[id] = ResultsIndexPath(section: sectionIndex, item: item)
+            }
+        }
+        return paths
+    }
+}
+
+/// One section of a ``ResultsSnapshot``: the objects whose section key path
+/// has the same value.
+public struct ResultsSection<ID: Hashable & Sendable>: Sendable, Hashable {
+    /// The section key path's value as text; `""` for `nil`, as Core Data does.
+    public var name: String
+    /// The title in the section index: by default the name's capitalized
+    /// first letter (`NSFetchedResultsController.sectionIndexTitle(forSectionName:)`).
+    public var indexTitle: String?
+    public var ids: [ID]
+
+    public init(name: String, indexTitle: String? = nil, ids: [ID]) {
+        self.name = name
+        self.indexTitle = indexTitle
+        self.ids = ids
+    }
+
+    /// Core Data's default index title for a section name: its first
+    /// character, capitalized; none for an empty name.
+    public static func defaultIndexTitle(forSectionName name: String) -> String? {
+        guard let first = name.first else { return nil }
+        return String(first).uppercased()
+    }
+}
+
+/// A position in a ``ResultsSnapshot``: a section and an item in it, as a
+/// table view's `IndexPath` has them.
+public struct ResultsIndexPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var section: Int
+    public var item: Int
+
+    public init(section: Int, item: Int) {
+        self.section = section
+        self.item = item
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.section, lhs.item) < (rhs.section, rhs.item)
+    }
+
+    public var description: String { "[\(section), \(item)]" }
+}
