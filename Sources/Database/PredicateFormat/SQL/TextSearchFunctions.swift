@@ -52,12 +52,35 @@ private func foldFunction(_ context: OpaquePointer?, _ argv: UnsafeMutablePointe
         return
     }
     let options = ComparisonOptions(rawValue: Int(sqlite3_value_int(argv[1]))).folding
-    let folded = StringFolding.fold(String(decoding: text, as: UTF8.self), options)
-    var utf8 = Array(folded.utf8)
-    utf8.withUnsafeMutableBufferPointer { buffer in
-        // SQLITE_TRANSIENT: SQLite copies the bytes before we return.
+    // SQLITE_TRANSIENT: SQLite copies the bytes before we return.
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    var hasUppercase = false
+    var isASCII = true
+    for byte in text {
+        if byte >= 0x80 { isASCII = false; break }
+        if byte &- 0x41 < 26 { hasUppercase = true }
+    }
+    if isASCII {
+        // ASCII folds to itself, or to its lowercase under [c]: no String, no Foundation.
+        let lowercasing = hasUppercase && options.contains(.caseInsensitive)
+        if !lowercasing, sqlite3_value_type(argv[0]) == SQLITE_TEXT {
+            sqlite3_result_value(context, argv[0])
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(text.count, 1)) { buffer in
+            guard let base = buffer.baseAddress else { return sqlite3_result_null(context) }
+            for index in 0..<text.count {
+                let byte = text[index]
+                buffer[index] = lowercasing && byte &- 0x41 < 26 ? byte | 0x20 : byte
+            }
+            sqlite3_result_text(context, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(text.count), transient)
+        }
+        return
+    }
+    var folded = StringFolding.fold(String(decoding: text, as: UTF8.self), options)
+    folded.withUTF8 { buffer in
         sqlite3_result_text(context, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
-                            Int32(buffer.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                            Int32(buffer.count), transient)
     }
 }
 
