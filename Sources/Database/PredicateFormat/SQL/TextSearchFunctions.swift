@@ -27,6 +27,17 @@ extension Database {
         sqlite3_create_function_v2(connection, PredicateFunctions.fold, 2, deterministic, nil, { context, _, argv in
             foldFunction(context, argv)
         }, nil, nil, nil)
+        // The sort collations compare the two values' bytes in place; ASCII takes no String at all.
+        for (index, comparison) in SortComparison.allCases.enumerated() {
+            guard let name = comparison.collationName else { continue }
+            sqlite3_create_collation_v2(connection, name, SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: index + 1), { context, aCount, a, bCount, b in
+                let index = Int(bitPattern: context) - 1
+                guard SortComparison.allCases.indices.contains(index) else { return 0 }
+                let x = UnsafeBufferPointer(start: a?.assumingMemoryBound(to: UInt8.self), count: Int(aCount))
+                let y = UnsafeBufferPointer(start: b?.assumingMemoryBound(to: UInt8.self), count: Int(bCount))
+                return Int32(SortComparison.allCases[index].compareBytes(x, y))
+            }, nil)
+        }
     }
 }
 
