@@ -39,6 +39,9 @@ import Testing
         let byDepartment = [StoreSortDescriptor(keyPath: "dept.name"), StoreSortDescriptor(keyPath: "age", ascending: false)]
         #expect(try world.sqlSorted(byDepartment) == [4, 6, 3, 5, 1, 2])
         #expect(try world.memorySorted(byDepartment) == [4, 6, 3, 5, 1, 2])
+        let byDepartmentKey = [StoreSortDescriptor(keyPath: "dept")]
+        #expect(try world.sqlSorted(byDepartmentKey) == [4, 1, 2, 3, 5, 6])
+        #expect(try world.memorySorted(byDepartmentKey) == [4, 1, 2, 3, 5, 6])
     }
 
     @Test func descriptorListComparesSubjects() throws {
