@@ -39,5 +39,21 @@ import Testing
         let byDepartment = [StoreSortDescriptor(keyPath: "dept.name"), StoreSortDescriptor(keyPath: "age", ascending: false)]
         #expect(try world.sqlSorted(byDepartment) == [4, 6, 3, 5, 1, 2])
         #expect(try world.memorySorted(byDepartment) == [4, 6, 3, 5, 1, 2])
+        let byDepartmentKey = [StoreSortDescriptor(keyPath: "dept")]
+        #expect(try world.sqlSorted(byDepartmentKey) == [4, 1, 2, 3, 5, 6])
+        #expect(try world.memorySorted(byDepartmentKey) == [4, 1, 2, 3, 5, 6])
+    }
+
+    @Test func descriptorListComparesSubjects() throws {
+        let world = try SampleWorld.make()
+        let descriptors = [StoreSortDescriptor(keyPath: "active", ascending: false), StoreSortDescriptor(keyPath: "dept.budget")]
+        // Ann (YES, 1000) before ÄPFEL (YES, 5000); Bob (NO) after both; pk 6 (active nil) last when descending.
+        #expect(try descriptors.compare(world.people[0], world.people[2]) < 0)
+        #expect(try descriptors.compare(world.people[1], world.people[0]) > 0)
+        #expect(try descriptors.compare(world.people[5], world.people[1]) > 0)
+        #expect(try descriptors.compare(world.people[0], world.people[0]) == 0)
+        #expect(throws: PredicateEvaluationError.self) {
+            try [StoreSortDescriptor(keyPath: "pets.name")].compare(world.people[0], world.people[1])
+        }
     }
 }

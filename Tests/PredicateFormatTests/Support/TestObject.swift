@@ -15,6 +15,8 @@ final class TestObject: PredicateSubject, @unchecked Sendable {
         self.attributes = attributes
     }
 
+    var objectKey: Int64? { primaryKey }
+
     func value(forKey key: String) -> KeyValue {
         if let value = attributes[key] { return .attribute(value) }
         if let related = toOne[key] { return .toOne(related) }

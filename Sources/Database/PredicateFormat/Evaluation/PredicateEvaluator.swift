@@ -136,12 +136,13 @@ struct PredicateEvaluator {
         }
     }
 
-    /// A scalar operand's value; objects only compare with `nil`.
+    /// A scalar operand's value; an object is its primary key, as in SQL.
     private func scalar(_ operand: Operand, _ expression: FormatExpression) throws(PredicateEvaluationError) -> AttributeValue {
         switch operand {
         case .value(let value): return value
-        case .object:
-            // Any placeholder that is unequal to `nil` and to every value would do; a
+        case .object(let subject):
+            if let key = subject.objectKey { return .integer(key) }
+            // With no key, a placeholder unequal to `nil` and to every value: a
             // one-element collection is never equal to a scalar or to `nil`.
             return .collection([.null])
         case .objects, .values:

@@ -137,12 +137,13 @@ struct PredicateCompilation {
         return false
     }
 
-    /// The category of an operand's values, `nil` for a row reference.
+    /// The category of an operand's values: a row reference is its `Z_PK`, a number.
     private static func category(_ operand: SQLOperand) -> ValueOrdering.Category? {
         switch operand {
         case .constant(let value): ValueOrdering.category(value)
         case .scalar(_, let kind): kind?.category ?? .number
-        case .reference, .toMany: nil
+        case .reference: .number
+        case .toMany: nil
         }
     }
 
@@ -225,7 +226,7 @@ struct PredicateCompilation {
         if Self.isNull(right) { return "(" + value(left, []) + " IS NULL)" }
         if Self.isNull(left) { return "(" + value(right, []) + " IS NULL)" }
         let a = Self.category(left), b = Self.category(right)
-        // A row reference equals only nil; values of different categories are never equal.
+        // Values of different categories are never equal.
         guard let a, let b, a == b else { return Self.isFalse }
         return "(" + value(left, folding) + " IS " + value(right, folding) + ")"
     }
