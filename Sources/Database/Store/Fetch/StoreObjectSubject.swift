@@ -15,6 +15,9 @@ public struct StoreObjectSubject: PredicateSubject {
         self.object = object
     }
 
+    /// The row's `Z_PK`: objects compare by key in memory as in SQL.
+    public var objectKey: Int64? { object.objectID.primaryKey }
+
     public func value(forKey key: String) -> KeyValue {
         if let value = object.values[key] { return .attribute(value) }
         let entity = object.objectID.entityName

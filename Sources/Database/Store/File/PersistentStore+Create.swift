@@ -26,6 +26,14 @@ extension PersistentStore {
         let identifier = UUID().uuidString
         let plist: Data
         if let metadata { plist = metadata } else { plist = try defaultMetadata(model: model, storeIdentifier: identifier) }
+        // The model goes into the store as Core Data caches it, so the store
+        // can be read with nothing but its file (`sandbox store schema`).
+        let cache: Data
+        if let modelCache { cache = modelCache } else {
+            do { cache = try model.modelCacheData() } catch {
+                throw StoreError(.invalidModel, "cannot archive the model for Z_MODELCACHE: \(error)", path: path)
+            }
+        }
         let pool = try connect(path)
         do {
             try pool.write { db in
@@ -36,9 +44,7 @@ extension PersistentStore {
                 }
                 try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                                arguments: [identifier, plist])
-                if let modelCache {
-                    try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
-                }
+                try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [cache])
             }
         } catch {
             throw StoreError(.io, "cannot create the store's tables: \(error)", path: path)
@@ -66,17 +72,15 @@ extension PersistentStore {
         }
     }
 
-    /// A minimal metadata dictionary, as Core Data writes before hashes are known.
+    /// The metadata property list of a new store.
     static func defaultMetadata(model: ObjectModel, storeIdentifier: String) throws(StoreError) -> Data {
-        let entries: OrderedDictionary<String, PropertyListValue> = [
-            "NSStoreModelVersionIdentifiers": .array(model.versionIdentifiers.map { .string($0) }),
-            "NSStoreType": "SQLite",
-            "NSStoreUUID": .string(storeIdentifier),
-            "NSStoreModelVersionHashes": .dictionary([:]),
-            "NSStoreModelVersionHashesVersion": 3,
-        ]
+        // Core Data's own metadata: the model's version hashes, digest and
+        // checksum, so Core Data (and any reader that checks them) takes
+        // the store for one written with this model.
+        var metadata = StoreMetadata(model: model)
+        metadata.otherEntries["NSStoreUUID"] = .string(storeIdentifier)
         do {
-            return try PropertyListValue.dictionary(entries).encoded(as: .binary)
+            return try metadata.propertyListData()
         } catch {
             throw StoreError(.io, "cannot encode the store's metadata: \(error)")
         }
