@@ -76,3 +76,23 @@ import TestSupport
         #expect(Set(layout.indexes.map(\.createStatement)) == theirIndexes, "\(file)")
     }
 }
+
+@Suite struct TransformableTests {
+    /// SampleModel2's Book.cover and Page.content are keyed archives.
+    @Test func transformablesDecodeThroughKeyedArchive() throws {
+        let (store, _, _) = try PersistentStore.openReadOnly(atPath: FixtureModels.store("CoreDataPlus__SampleModel2_V1.sqlite"))
+        let pages = try store.objects(of: "Page").prefix(20)
+        var decoded = 0
+        for page in pages {
+            if case .data = page["content"] {
+                #expect(try page.archivedValue(for: "content") != nil)
+                decoded += 1
+            }
+        }
+        #expect(decoded > 0)
+        let book = try #require(try store.objects(of: "Book").first { if case .data = $0["cover"] { true } else { false } })
+        let cover = try #require(try book.archivedValue(for: "cover"))
+        #expect(cover.object != nil)
+        #expect(try book.archivedValue(for: "title") == nil)
+    }
+}
