@@ -216,6 +216,8 @@ struct PredicateEvaluator {
             case .noSuchKey: throw PredicateEvaluationError(.noSuchKey, text: key, detail: expression.description)
             }
         case .objects(let members):
+            // Nothing reached: stay a collection of objects, whatever the key names.
+            if members.isEmpty { return current }
             var values: [AttributeValue] = []
             var objects: [any PredicateSubject] = []
             var sawObjects = false
@@ -241,10 +243,11 @@ struct PredicateEvaluator {
         let values: [AttributeValue]
         switch collection {
         case .objects(let objects):
-            guard op == .count else {
+            if op == .count { return .integer(Int64(objects.count)) }
+            guard objects.isEmpty else {
                 throw PredicateEvaluationError(.unsupported, text: expression.description, detail: "@\(op.rawValue) needs a key after it")
             }
-            return .integer(Int64(objects.count))
+            values = []
         case .values(let members), .value(.collection(let members)): values = members
         case .value(.null): values = []
         default:

@@ -112,12 +112,14 @@ struct PredicateCompilation {
             return "EXISTS (SELECT 1 " + range.clause(and: equal) + ")"
         }
         switch (left, comparison.modifier) {
-        case (.toMany(let range), .all):
+        case (.toMany(let range), let modifier):
             let test = try test(range.leaf, comparison.operator, right, comparison.options, comparison)
-            return "NOT EXISTS (SELECT 1 " + range.clause(and: "NOT (" + test + ")") + ")"
-        case (.toMany(let range), _):
-            let test = try test(range.leaf, comparison.operator, right, comparison.options, comparison)
-            return "EXISTS (SELECT 1 " + range.clause(and: test) + ")"
+            let quantified = modifier == .all
+                ? "NOT EXISTS (SELECT 1 " + range.clause(and: "NOT (" + test + ")") + ")"
+                : "EXISTS (SELECT 1 " + range.clause(and: test) + ")"
+            guard let head = range.head else { return quantified }
+            let unset = try self.test(.constant(.null), comparison.operator, right, comparison.options, comparison)
+            return "(CASE WHEN " + head + " IS NULL THEN " + unset + " ELSE " + quantified + " END)"
         case (.constant(.collection(let members)), .any), (.constant(.collection(let members)), .all):
             var parts: [SQLFragment] = []
             for member in members {
@@ -231,11 +233,20 @@ struct PredicateCompilation {
     private func ordering(_ left: SQLOperand, _ op: String, _ right: SQLOperand, _ folding: ComparisonOptions) -> SQLFragment {
         let a = Self.category(left), b = Self.category(right)
         guard let a, let b, a == b, a != .null, a != .collection else { return Self.isFalse }
+        let comparison = value(left, folding) + " \(op) " + value(right, folding)
+        // A subquery is evaluated once under coalesce; a column keeps its guard, so that
+        // SQLite can still use an index for the range.
+        if Self.isSubquery(left) || Self.isSubquery(right) { return "coalesce(" + comparison + ", 0)" }
         var parts: [SQLFragment] = []
         if case .constant = left {} else { parts.append(value(left, []) + " IS NOT NULL") }
         if case .constant = right {} else { parts.append(value(right, []) + " IS NOT NULL") }
-        parts.append(value(left, folding) + " \(op) " + value(right, folding))
+        parts.append(comparison)
         return "(" + SQLFragment.joined(parts, separator: " AND ") + ")"
+    }
+
+    private static func isSubquery(_ operand: SQLOperand) -> Bool {
+        if case .scalar(let fragment, _) = operand { return fragment.sql.hasPrefix("(") }
+        return false
     }
 
     private func membership(_ element: SQLOperand, _ members: [AttributeValue], _ folding: ComparisonOptions) -> SQLFragment {
