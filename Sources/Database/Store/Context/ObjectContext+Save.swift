@@ -51,6 +51,7 @@ private struct SaveTransaction {
     let db: Database
     var permanent: [ObjectID: ObjectID] = [:]
     var conflicts: [ObjectID] = []
+    var insertPlans: [String: InsertPlan] = [:]
 
     init(layout: StoreLayout, pending: PendingChanges, versions: [ObjectID: Int64], db: Database) {
         self.layout = layout
@@ -68,7 +69,7 @@ private struct SaveTransaction {
             let entity = try layout.requireEntity(id.entityName)
             let checked = versions[id]
             let sql = "DELETE FROM \(entity.tableName) WHERE Z_PK = ?" + (checked == nil ? "" : " AND Z_OPT = ?")
-            try db.execute(sql: sql, arguments: StatementArguments([id.primaryKey] + (checked.map { [$0] } ?? [])))
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments([id.primaryKey] + (checked.map { [$0] } ?? [])))
             if db.changesCount == 0 { conflicts.append(id) }
             outcome.changeSet.deleted.append(id)
         }
@@ -101,10 +102,12 @@ private struct SaveTransaction {
     /// Primary keys from each root entity's `Z_MAX`, as Core Data allocates them.
     mutating func allocateKeys() throws {
         var byRoot: OrderedDictionary<Int, [ObjectID]> = [:]
+        var rootNumbers: [String: Int] = [:]
         for id in pending.inserted.keys {
-            let entity = try layout.requireEntity(id.entityName)
-            let root = try layout.requireEntity(entity.rootName)
-            byRoot[root.number, default: []].append(id)
+            if rootNumbers[id.entityName] == nil {
+                rootNumbers[id.entityName] = try layout.requireEntity(try layout.requireEntity(id.entityName).rootName).number
+            }
+            byRoot[rootNumbers[id.entityName] ?? 0, default: []].append(id)
         }
         for (root, ids) in byRoot {
             var maximum = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
@@ -134,26 +137,55 @@ private struct SaveTransaction {
         return columns
     }
 
-    func insertRow(_ id: ObjectID, temporary: ObjectID, values: [String: AttributeValue]) throws {
-        let entity = try layout.requireEntity(id.entityName)
+    /// What inserting an object of one entity needs, worked out once per save.
+    struct InsertPlan {
+        struct Attribute {
+            var name: String
+            var column: String
+            var type: AttributeType
+            var defaultValue: AttributeValue
+            var isOptional: Bool
+        }
+        var entity: EntityLayout
+        var attributes: [Attribute]
+    }
+
+    mutating func insertPlan(_ entityName: String) throws -> InsertPlan {
+        if let plan = insertPlans[entityName] { return plan }
+        let entity = try layout.requireEntity(entityName)
+        let descriptions = Dictionary(layout.model.allAttributes(ofEntityNamed: entityName).map { ($0.name, $0) }) { $1 }
+        let plan = InsertPlan(entity: entity, attributes: entity.attributes.map { name, attribute in
+            InsertPlan.Attribute(name: name, column: attribute.column, type: attribute.type,
+                                 defaultValue: ObjectContextDefaults.value(of: name, entity: entity, model: layout.model),
+                                 isOptional: descriptions[name]?.isOptional ?? true)
+        })
+        insertPlans[entityName] = plan
+        return plan
+    }
+
+    mutating func insertRow(_ id: ObjectID, temporary: ObjectID, values: [String: AttributeValue]) throws {
+        let plan = try insertPlan(id.entityName)
+        let entity = plan.entity
         var columns: [(String, DatabaseValue)] = [("Z_PK", id.primaryKey.databaseValue),
                                                   ("Z_ENT", entity.number.databaseValue), ("Z_OPT", 1.databaseValue)]
-        for (name, attribute) in entity.attributes {
-            let value = values[name] ?? ObjectContextDefaults.value(of: name, entity: entity, model: layout.model)
-            if value == .null, layout.model.attribute(name, ofEntityNamed: entity.name)?.isOptional == false {
-                throw StoreError(.invalidValue, "non-optional attribute \(name) has no value", entity: entity.name,
+        columns.reserveCapacity(plan.attributes.count + 3)
+        for attribute in plan.attributes {
+            let value = values[attribute.name] ?? attribute.defaultValue
+            if value == .null, !attribute.isOptional {
+                throw StoreError(.invalidValue, "non-optional attribute \(attribute.name) has no value", entity: entity.name,
                                  objects: [temporary])
             }
-            columns.append((attribute.column,
-                            try ColumnValueCoding.databaseValue(value, type: attribute.type, key: name, entity: entity.name)))
+            columns.append((attribute.column, try ColumnValueCoding.databaseValue(value, type: attribute.type,
+                                                                                   key: attribute.name, entity: entity.name)))
         }
         for (name, destination) in pending.toOne[temporary] ?? [:] {
             columns += foreignKeyColumns(name, of: temporary, in: entity, destination: destination)
         }
         let names = columns.map(\.0).joined(separator: ", ")
         let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try db.execute(sql: "INSERT INTO \(entity.tableName) (\(names)) VALUES (\(marks))",
-                       arguments: StatementArguments(columns.map(\.1)))
+        // Cached: a save of many objects of one entity compiles the statement once.
+        try db.cachedStatement(sql: "INSERT INTO \(entity.tableName) (\(names)) VALUES (\(marks))")
+            .execute(arguments: StatementArguments(columns.map(\.1)))
     }
 
     /// Writes an object's changes; false when there was nothing to write.
@@ -188,7 +220,7 @@ private struct SaveTransaction {
         var arguments = columns.map(\.1)
         arguments.append(id.primaryKey.databaseValue)
         if let checked { arguments.append(checked.databaseValue) }
-        try db.execute(sql: sql, arguments: StatementArguments(arguments))
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
         if db.changesCount == 0 { conflicts.append(id) }
         return true
     }
@@ -200,11 +232,11 @@ private struct SaveTransaction {
                 continue
             }
             if present {
-                try db.execute(sql: "INSERT OR IGNORE INTO \(row.table) (\(row.firstColumn), \(row.secondColumn)) VALUES (?, ?)",
-                               arguments: [first.primaryKey, second.primaryKey])
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(row.table) (\(row.firstColumn), \(row.secondColumn)) VALUES (?, ?)")
+                    .execute(arguments: [first.primaryKey, second.primaryKey])
             } else if !first.isTemporary && !second.isTemporary {
-                try db.execute(sql: "DELETE FROM \(row.table) WHERE \(row.firstColumn) = ? AND \(row.secondColumn) = ?",
-                               arguments: [first.primaryKey, second.primaryKey])
+                try db.cachedStatement(sql: "DELETE FROM \(row.table) WHERE \(row.firstColumn) = ? AND \(row.secondColumn) = ?")
+                    .execute(arguments: [first.primaryKey, second.primaryKey])
             }
         }
     }

@@ -1,8 +1,6 @@
 import FileSystem
 import Foundation
 import GRDB
-import OrderedCollections
-import PropertyList
 
 extension PersistentStore {
     /// Creates a new store at `path` in Core Data's layout: the model's
@@ -10,29 +8,29 @@ extension PersistentStore {
     /// `Z_METADATA` with the metadata property list, and `Z_MODELCACHE`.
     ///
     /// - Parameters:
-    ///   - metadata: `Z_METADATA.Z_PLIST`, a binary property list; by
-    ///     default one naming the store type, a new store UUID and the
-    ///     model's version identifiers.
-    ///   - modelCache: `Z_MODELCACHE.Z_CONTENT` (the raw-deflated keyed
-    ///     archive of the model), when the caller has one.
+    ///   - metadata: the metadata to write in `Z_METADATA.Z_PLIST`; by
+    ///     default ``StoreMetadata/init(model:frameworkVersion:)`` (the
+    ///     model's version hashes, as Core Data writes them) with a new
+    ///     `NSStoreUUID`.
     /// - Throws: ``StoreError/Code/io`` when a file is already there or
-    ///   SQLite cannot create it.
-    public static func create(atPath path: String, model: ObjectModel, metadata: Data? = nil,
-                              modelCache: Data? = nil) throws(StoreError) -> PersistentStore {
+    ///   SQLite cannot create it; ``StoreError/Code/invalidModel`` when the
+    ///   model cannot be archived into `Z_MODELCACHE`.
+    public static func create(atPath path: String, model: ObjectModel,
+                              metadata: StoreMetadata? = nil) throws(StoreError) -> PersistentStore {
         let layout = try StoreLayout(model: model)
         guard !FileSystemPaths.exists(atPath: path) else {
             throw StoreError(.io, "a file is already there", path: path)
         }
-        let identifier = UUID().uuidString
+        var entries = metadata ?? StoreMetadata(model: model)
+        let identifier = entries.otherEntries["NSStoreUUID"]?.stringValue ?? UUID().uuidString
+        entries.otherEntries["NSStoreUUID"] = .string(identifier)
         let plist: Data
-        if let metadata { plist = metadata } else { plist = try defaultMetadata(model: model, storeIdentifier: identifier) }
-        // The model goes into the store as Core Data caches it, so the store
-        // can be read with nothing but its file (`sandbox store schema`).
-        let cache: Data
-        if let modelCache { cache = modelCache } else {
-            do { cache = try model.modelCacheData() } catch {
-                throw StoreError(.invalidModel, "cannot archive the model for Z_MODELCACHE: \(error)", path: path)
-            }
+        let modelCache: Data
+        do {
+            plist = try entries.propertyListData()
+            modelCache = try model.modelCacheData()
+        } catch {
+            throw StoreError(.invalidModel, "cannot write the store's metadata or model cache: \(error)", path: path)
         }
         let pool = try connect(path)
         do {
@@ -44,7 +42,7 @@ extension PersistentStore {
                 }
                 try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                                arguments: [identifier, plist])
-                try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [cache])
+                try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
             }
         } catch {
             throw StoreError(.io, "cannot create the store's tables: \(error)", path: path)
@@ -69,20 +67,6 @@ extension PersistentStore {
     public func primaryKeyRows() throws(StoreError) -> [PrimaryKeyRow] {
         try read { db in
             try PrimaryKeyRow.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-        }
-    }
-
-    /// The metadata property list of a new store.
-    static func defaultMetadata(model: ObjectModel, storeIdentifier: String) throws(StoreError) -> Data {
-        // Core Data's own metadata: the model's version hashes, digest and
-        // checksum, so Core Data (and any reader that checks them) takes
-        // the store for one written with this model.
-        var metadata = StoreMetadata(model: model)
-        metadata.otherEntries["NSStoreUUID"] = .string(storeIdentifier)
-        do {
-            return try metadata.propertyListData()
-        } catch {
-            throw StoreError(.io, "cannot encode the store's metadata: \(error)")
         }
     }
 }
