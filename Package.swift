@@ -393,6 +393,13 @@ let package = Package(
             path: "Tests/MobileBackupTests"
         ),
         .executableTarget(
+            // Issue 16: fetch, controller and save on 1,000,000 rows against
+            // hand-written GRDB.
+            name: "store-benchmark",
+            dependencies: ["Store", "PredicateFormat", "FileSystem", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/StoreBenchmark"
+        ),
+        .executableTarget(
             // Issue 15: re-fetch against curl --parallel, the launch check,
             // radio-on time coalesced against immediate.
             name: "network-benchmark",

@@ -32,4 +32,18 @@ import Testing
             }
         }
     }
+
+    /// A match never splits a character: as NSString compares whole
+    /// characters, "café" does not contain "cafe" under [c], only under [d].
+    @Test func matchesEndOnCharacterBoundaries() throws {
+        for (haystack, format, expected) in [
+            ("Café", #"name CONTAINS[c] "cafe""#, false), ("Café", #"name CONTAINS[cd] "cafe""#, true),
+            ("cafe\u{301}", #"name BEGINSWITH[c] "cafe""#, false), ("Café au lait", #"name CONTAINS[c] "caf""#, true),
+            ("\u{212A}elvin", #"name BEGINSWITH[c] "kel""#, true), ("Desk LAMP", #"name CONTAINS[c] "lamp""#, true),
+            ("Lámpara", #"name CONTAINS[c] "lampara""#, false), ("Lámpara", #"name CONTAINS[cd] "lampara""#, true),
+        ] {
+            let predicate = try FormatPredicate(format: format, arguments: [])
+            #expect(try predicate.evaluate(with: DictionarySubject(["name": .attribute(.string(haystack))])) == expected, "\(haystack) \(format)")
+        }
+    }
 }

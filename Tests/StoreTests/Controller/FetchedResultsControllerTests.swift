@@ -30,7 +30,7 @@ private final class MemorySource: ResultsSource, Sendable {
             sections[sections.count - 1].ids.append(RowID(cacheValue: key))
         }
         return VersionedResults(snapshot: ResultsSnapshot(sections: sections),
-                                versions: Dictionary(uniqueKeysWithValues: sorted.map { (RowID(cacheValue: $0.key), $0.value.version) }))
+                                versions: sections.flatMap(\.ids).map { rows.withLock { $0 }[$0.cacheValue]?.version ?? 0 })
     }
 
     func objects(for ids: [RowID]) throws -> [String] {

@@ -91,7 +91,8 @@ struct PredicateEvaluator {
             switch right {
             case .value(.string(let text)):
                 guard let needle = ValueOrdering.text(leftValue) else { return false }
-                return TextSearch.test(.contains, StringFolding.fold(text, options), StringFolding.fold(needle, options))
+                return TextSearch.test(.contains, StringFolding.fold(text, options), StringFolding.fold(needle, options),
+                                       boundaries: !options.folding.isEmpty)
             case .value(.null): return false
             default:
                 // IN a single non-text value: nothing is in it.
@@ -125,7 +126,8 @@ struct PredicateEvaluator {
             fallthrough
         case .beginsWith, .endsWith:
             guard let text = ValueOrdering.text(leftValue), let needle = ValueOrdering.text(rightValue) else { return false }
-            return TextSearch.test(comparison.operator, StringFolding.fold(text, options), StringFolding.fold(needle, options))
+            return TextSearch.test(comparison.operator, StringFolding.fold(text, options), StringFolding.fold(needle, options),
+                                   boundaries: !options.folding.isEmpty)
         case .like:
             guard let text = ValueOrdering.text(leftValue), let pattern = ValueOrdering.text(rightValue) else { return false }
             return PatternMatching.like(text, pattern: pattern, options: options)

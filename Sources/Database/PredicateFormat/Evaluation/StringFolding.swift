@@ -45,8 +45,9 @@ public enum StringFolding {
 
 /// Byte-level substring tests on UTF-8 (valid UTF-8 makes a byte match a character match).
 enum TextSearch {
-    /// Whether `needle` occurs in `haystack`; an empty needle never does, as with NSString.
-    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether `needle` occurs in `haystack` and ends on a character boundary
+    /// (``GraphemeBoundary``); an empty needle never does, as with NSString.
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, boundaries: Bool = true) -> Bool {
         let n = needle.count, h = haystack.count
         guard n > 0, n <= h, let first = needle.first else { return false }
         var start = 0
@@ -55,18 +56,18 @@ enum TextSearch {
             if haystack[start] == first {
                 var matched = 1
                 while matched < n && haystack[start + matched] == needle[matched] { matched += 1 }
-                if matched == n { return true }
+                if matched == n && !(boundaries && GraphemeBoundary.isMark(at: start + n, in: haystack)) { return true }
             }
             start += 1
         }
         return false
     }
 
-    static func hasPrefix(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func hasPrefix(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, boundaries: Bool = true) -> Bool {
         let n = needle.count
         guard n > 0, n <= haystack.count else { return false }
         for index in 0..<n where haystack[index] != needle[index] { return false }
-        return true
+        return !(boundaries && GraphemeBoundary.isMark(at: n, in: haystack))
     }
 
     static func hasSuffix(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -77,16 +78,22 @@ enum TextSearch {
     }
 
     /// `CONTAINS`, `BEGINSWITH` or `ENDSWITH` of two already-folded strings.
-    static func test(_ op: ComparisonOperator, _ haystack: String, _ needle: String) -> Bool {
+    ///
+    /// With folding (`boundaries`), a match must end on a character boundary
+    /// (``GraphemeBoundary``); without, the bytes are compared as they are,
+    /// as SQLite's `instr` does for a comparison with no modifier.
+    static func test(_ op: ComparisonOperator, _ haystack: String, _ needle: String, boundaries: Bool = true) -> Bool {
         var haystack = haystack, needle = needle
-        return haystack.withUTF8 { h in
-            needle.withUTF8 { n in
-                switch op {
-                case .beginsWith: hasPrefix(h, n)
-                case .endsWith: hasSuffix(h, n)
-                default: contains(h, n)
-                }
-            }
+        return haystack.withUTF8 { h in needle.withUTF8 { n in test(op, h, n, boundaries: boundaries) } }
+    }
+
+    /// `CONTAINS`, `BEGINSWITH` or `ENDSWITH` of two already-folded UTF-8 strings.
+    static func test(_ op: ComparisonOperator, _ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
+                     boundaries: Bool = true) -> Bool {
+        switch op {
+        case .beginsWith: hasPrefix(haystack, needle, boundaries: boundaries)
+        case .endsWith: hasSuffix(haystack, needle)
+        default: contains(haystack, needle, boundaries: boundaries)
         }
     }
 }

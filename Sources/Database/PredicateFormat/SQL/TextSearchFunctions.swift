@@ -105,19 +105,88 @@ private func foldFunction(_ context: OpaquePointer?, _ argv: UnsafeMutablePointe
 enum TextSearchKernel {
     static func test(_ op: ComparisonOperator, haystack: UnsafeBufferPointer<UInt8>, foldedNeedle needle: UnsafeBufferPointer<UInt8>, options: ComparisonOptions) -> Bool {
         if options.isEmpty {
-            return search(op, haystack, needle, lowercasing: false).found
+            return TextSearch.test(op, haystack, needle, boundaries: false)
         }
-        if hasNonASCII(needle, from: 0) {
+        let asciiNeedle = !hasNonASCII(needle, from: 0)
+        if asciiNeedle && options == .caseInsensitive {
+            // [c] alone and an ASCII needle: no folding at all (see caseInsensitiveASCII).
+            return caseInsensitiveASCII(op, haystack, needle)
+        }
+        if !asciiNeedle {
             // Only an ASCII window is known to survive folding: fold the haystack, unless
             // it is ASCII and so cannot hold the needle at all.
             if !hasNonASCII(haystack, from: 0) { return false }
         } else {
             let quick = search(op, haystack, needle, lowercasing: options.contains(.caseInsensitive))
-            if quick.found { return true }
-            if !quick.sawNonASCII && !hasNonASCII(haystack, from: quick.scannedUpTo) { return false }
+            // A match followed by ASCII (or nothing) is followed by the same after folding.
+            if quick.found && (quick.end >= haystack.count || haystack[quick.end] < 0x80) { return true }
+            if !quick.found && !quick.sawNonASCII && !hasNonASCII(haystack, from: quick.scannedUpTo) { return false }
         }
         var folded = StringFolding.fold(String(decoding: haystack, as: UTF8.self), options)
-        return folded.withUTF8 { search(op, $0, needle, lowercasing: false).found }
+        return folded.withUTF8 { TextSearch.test(op, $0, needle) }
+    }
+
+    /// `[c]` with an ASCII needle, on the haystack's bytes as they are.
+    ///
+    /// Folding a non-ASCII character gives either no ASCII at all, or an
+    /// ASCII letter followed by combining marks (a precomposed "é"), which
+    /// can never be part of a match that ends on a character boundary; only
+    /// three characters fold to a lone ASCII character (the Kelvin sign, the
+    /// Greek question mark and varia). So every other non-ASCII character is
+    /// a wall the needle cannot cross, and the answer is the folded search's
+    /// without folding anything.
+    private static func caseInsensitiveASCII(_ op: ComparisonOperator, _ haystack: UnsafeBufferPointer<UInt8>,
+                                             _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = needle.count
+        guard n > 0 else { return false }
+        if !hasNonASCII(haystack, from: 0) {
+            return search(op, haystack, needle, lowercasing: true).found
+        }
+        let wall: UInt8 = 0xFF
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: haystack.count) { units in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: haystack.count) { beforeMark in
+                var count = 0, offset = 0
+                while offset < haystack.count {
+                    let byte = haystack[offset]
+                    if byte < 0x80 {
+                        units[count] = lower(byte, true)
+                        beforeMark[count] = false
+                        count += 1
+                        offset += 1
+                        continue
+                    }
+                    guard let (scalar, length) = GraphemeBoundary.decodeScalar(at: offset, in: haystack) else {
+                        units[count] = wall
+                        beforeMark[count] = false
+                        count += 1
+                        offset += 1
+                        continue
+                    }
+                    if GraphemeBoundary.isMark(scalar), count > 0 { beforeMark[count - 1] = true }
+                    switch scalar.value {
+                    case 0x212A: units[count] = 0x6B   // KELVIN SIGN → k
+                    case 0x037E: units[count] = 0x3B   // GREEK QUESTION MARK → ;
+                    case 0x1FEF: units[count] = 0x60   // GREEK VARIA → `
+                    default: units[count] = wall
+                    }
+                    beforeMark[count] = false
+                    count += 1
+                    offset += length
+                }
+                guard n <= count else { return false }
+                func matches(at start: Int) -> Bool {
+                    for index in 0..<n where units[start + index] != needle[index] { return false }
+                    return !beforeMark[start + n - 1]
+                }
+                switch op {
+                case .beginsWith: return matches(at: 0)
+                case .endsWith: return matches(at: count - n)
+                default:
+                    for start in 0...(count - n) where units[start] == needle[0] && matches(at: start) { return true }
+                    return false
+                }
+            }
+        }
     }
 
     @inline(__always)
@@ -134,10 +203,10 @@ enum TextSearchKernel {
         return false
     }
 
-    /// Whether the needle occurs; whether a non-ASCII byte was seen in `0..<scannedUpTo`.
-    private static func search(_ op: ComparisonOperator, _ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> (found: Bool, sawNonASCII: Bool, scannedUpTo: Int) {
+    /// Whether the needle occurs (ending at `end`); whether a non-ASCII byte was seen in `0..<scannedUpTo`.
+    private static func search(_ op: ComparisonOperator, _ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> (found: Bool, sawNonASCII: Bool, scannedUpTo: Int, end: Int) {
         let n = needle.count, h = haystack.count
-        guard n > 0, n <= h else { return (false, false, 0) }
+        guard n > 0, n <= h else { return (false, false, 0, 0) }
         @inline(__always) func matches(at start: Int) -> Bool {
             var index = 1
             while index < n {
@@ -149,9 +218,9 @@ enum TextSearchKernel {
         let first = needle[0]
         switch op {
         case .beginsWith:
-            return (lower(haystack[0], lowercasing) == first && matches(at: 0), false, 0)
+            return (lower(haystack[0], lowercasing) == first && matches(at: 0), false, 0, n)
         case .endsWith:
-            return (lower(haystack[h - n], lowercasing) == first && matches(at: h - n), false, 0)
+            return (lower(haystack[h - n], lowercasing) == first && matches(at: h - n), false, 0, h)
         default:
             var start = 0
             var high: UInt8 = 0
@@ -159,10 +228,10 @@ enum TextSearchKernel {
             while start <= last {
                 let byte = haystack[start]
                 high |= byte
-                if lower(byte, lowercasing) == first && matches(at: start) { return (true, false, 0) }
+                if lower(byte, lowercasing) == first && matches(at: start) { return (true, false, 0, start + n) }
                 start += 1
             }
-            return (false, high >= 0x80, start)
+            return (false, high >= 0x80, start, 0)
         }
     }
 }

@@ -65,11 +65,11 @@ public struct FetchRequestResults: ResultsSource {
             for: request, columns: "t0.Z_PK, t0.Z_ENT, t0.Z_OPT" + (sectionColumn.map { ", t0.\($0.column)" } ?? ""))
         return try store.read { db in
             var sections: [ResultsSection<StoreObjectKey>] = []
-            var versions: [StoreObjectKey: Int64] = [:]
+            var versions: [Int64] = []
             let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.arguments)
             while let row = try rows.next() {
                 let key = StoreObjectKey(entityNumber: row[1], primaryKey: row[0])
-                versions[key] = row[2]
+                versions.append(row[2])
                 let name = sectionColumn.map { Self.sectionName(ColumnValueCoding.attributeValue(row[3] ?? .null, type: $0.type)) } ?? ""
                 if sections.isEmpty || sections[sections.count - 1].name != name {
                     sections.append(ResultsSection(name: name, indexTitle: ResultsSection<StoreObjectKey>.defaultIndexTitle(forSectionName: name),

@@ -22,7 +22,7 @@ public final class FetchedResultsController<Source: ResultsSource>: Sendable {
     public let fingerprint: ResultsFingerprint?
 
     private struct State {
-        var results = VersionedResults<ID>(snapshot: ResultsSnapshot(), versions: [:])
+        var results = VersionedResults<ID>(snapshot: ResultsSnapshot(), versions: [])
         var fetched = false
         /// After a fetch from the cache, which keeps no versions: the data
         /// token the cache matched. The first refresh that finds another token
@@ -61,7 +61,7 @@ public final class FetchedResultsController<Source: ResultsSource>: Sendable {
         if let cache, let fingerprint {
             let token = try source.dataToken()
             if case .success(let snapshot) = cache.lookup(ID.self, fingerprint: fingerprint, dataToken: token) {
-                install(VersionedResults(snapshot: snapshot, versions: [:]), unversionedToken: token)
+                install(VersionedResults(snapshot: snapshot, versions: []), unversionedToken: token)
                 return .cache
             }
             let results = try source.currentResults()
@@ -99,8 +99,9 @@ public final class FetchedResultsController<Source: ResultsSource>: Sendable {
         let (changes, observers) = state.withLock { state -> ([ResultsChange<ID>], [AsyncStream<ResultsUpdate<ID>>.Continuation]) in
             let old = state.results
             var updated = Set<ID>()
-            for (id, version) in current.versions {
-                if let previous = old.versions[id] {
+            let oldVersions = old.versionsByID()
+            for (id, version) in current.versionsByID() {
+                if let previous = oldVersions[id] {
                     if previous != version { updated.insert(id) }
                 } else if everythingMayHaveChanged {
                     updated.insert(id)
@@ -150,7 +151,7 @@ public final class FetchedResultsController<Source: ResultsSource>: Sendable {
         let size = batchSize == 0 ? max(all.count, 1) : batchSize
         let batch = flat / size
         if let objects = state.withLock({ $0.batches[batch] }) { return objects[flat % size] }
-        let ids = Array(all.allIDs.dropFirst(batch * size).prefix(size))
+        let ids = all.ids(inFlatRange: (batch * size)..<min((batch + 1) * size, all.count))
         let objects = try source.objects(for: ids)
         guard objects.count == ids.count else { return nil }
         state.withLock { state in

@@ -23,6 +23,24 @@ public struct ResultsSnapshot<ID: Hashable & Sendable>: Sendable, Hashable {
     /// Every identifier, section after section.
     public var allIDs: [ID] { sections.flatMap(\.ids) }
 
+    /// The identifiers at these positions counted across sections, without
+    /// flattening the whole snapshot.
+    public func ids(inFlatRange range: Range<Int>) -> [ID] {
+        var result: [ID] = []
+        result.reserveCapacity(range.count)
+        var offset = 0
+        for section in sections {
+            let sectionRange = offset..<(offset + section.ids.count)
+            let overlap = sectionRange.clamped(to: range)
+            if !overlap.isEmpty {
+                result += section.ids[(overlap.lowerBound - offset)..<(overlap.upperBound - offset)]
+            }
+            offset += section.ids.count
+            if offset >= range.upperBound { break }
+        }
+        return result
+    }
+
     /// The number of objects in all sections.
     public var count: Int { sections.reduce(0) { $0 + $1.ids.count } }
 
