@@ -127,4 +127,44 @@ import Testing
         #expect(links4 == links3 && links4.joined().count == 14)
         #expect(posts4.count == 12 && posts4.allSatisfy { $0["softDeleted"] == .bool(false) })
     }
+
+    /// SampleModel2's store has persistent history tables and derived-attribute
+    /// triggers (Book.pagesCount, kept by triggers on ZPAGE and ZBOOK).
+    @Test func historyTablesStayAndTriggersOfUnchangedTablesAreKept() throws {
+        let store = "CoreDataPlus__SampleModel2_V1.sqlite"
+        let model = try ObjectModel(modelCache: #require(ModelFixtures.modelRows(of: store).modelCache))
+        let directory = try TemporaryDirectory("migration-history")
+        func addAttribute(to entity: String) throws -> ObjectModel {
+            var changed = model
+            let index = try #require(changed.entities.firstIndex { $0.name == entity })
+            changed.entities[index].attributes.append(AttributeDescription(name: "nickname", type: .string, defaultValue: "none"))
+            return changed
+        }
+        for (entity, table, keepsTriggers) in [("Writer", "ZWRITER", true), ("Book", "ZBOOK", false)] {
+            let path = try MigrationFixtures.copy(store, into: directory, as: "\(entity).sqlite")
+            let destination = try addAttribute(to: entity)
+            let before = try MigrationFixtures.objects(path, model: model)
+            let schemaBefore = try MigrationFixtures.schema(ofStore: path)
+            let history = try MigrationFixtures.reading(path) { try Int.fetchOne($0, sql: "SELECT count(*) FROM ACHANGE") }
+            let report = try StoreMigrator.migrate(storeAtPath: path, from: model, to: destination)
+            let triggers = schemaBefore.filter { $0.type == "trigger" }
+            #expect(triggers.count == 5)
+            #expect(Set(report.steps[0].droppedTriggers) == (keepsTriggers ? [] : Set(triggers.map(\.name))))
+
+            let expected = MigrationOracle.migrate(before, plan: try MigrationPlan(from: model, to: destination), destination: destination)
+            #expect(try MigrationFixtures.objects(path, model: destination) == expected)
+            // Only the changed table (and, without their table, the triggers) differ; history is untouched.
+            let schemaAfter = try MigrationFixtures.schema(ofStore: path)
+            let fresh = try MigrationFixtures.freshSchema(destination)
+            let changed = { (entry: MigrationFixtures.SchemaEntry) in
+                entry.name == table || (!keepsTriggers && entry.type == "trigger")
+            }
+            #expect(schemaAfter.filter { !changed($0) } == schemaBefore.filter { !changed($0) })
+            #expect(schemaAfter.filter { $0.name == table } == fresh.filter { $0.name == table })
+            #expect(try MigrationFixtures.reading(path) { try Int.fetchOne($0, sql: "SELECT count(*) FROM ACHANGE") } == history)
+            let keys = try MigrationFixtures.bookkeeping(path).primaryKeys
+            #expect(keys.filter { $0.entityNumber > 16000 }.map(\.name) == ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"])
+            #expect(try MigrationFixtures.bookkeeping(path).metadata.versionHashes == destination.versionHashes)
+        }
+    }
 }

@@ -117,4 +117,63 @@ import Testing
         let owners = try store.objects(of: "Owner").sorted { $0.objectID < $1.objectID }
         #expect(owners.map { $0.toOne["favorite"] } == [ObjectID(entityName: "Gadget", primaryKey: 2), ObjectID(entityName: "Item", primaryKey: 1), nil])
     }
+
+    /// Owner.favorite becomes to-many (a join table now holds its links),
+    /// Shelf and Book.shelf are removed, Owner.name becomes required with a default.
+    static var v3: ObjectModel {
+        var model = v1
+        model.entities[1].relationships.removeLast()
+        model.entities[4].attributes[0].isOptional = false
+        model.entities[4].attributes[0].defaultValue = "anonymous"
+        model.entities[4].relationships[0].isToMany = true
+        model.entities[3].relationships[0].isToMany = true
+        model.entities.remove(at: 5)
+        return model
+    }
+
+    @Test func aToOneBecomesManyToManyAndAnEntityGoes() throws {
+        let directory = try TemporaryDirectory("migration-synthetic")
+        let path = directory.path("synthetic.sqlite")
+        try Self.makeStore(path)
+        let v3 = Self.v3
+        let plan = try MigrationPlan(from: Self.v1, to: v3)
+        #expect(plan.removedEntities == ["Shelf"] && plan.mapping(forEntity: "Owner")?.relationships.first?.cardinalityChanged == true)
+        let before = try MigrationFixtures.objects(path, model: Self.v1)
+        let maximums = try MigrationFixtures.bookkeeping(path).primaryKeys
+        try StoreMigrator.migrate(storeAtPath: path, from: Self.v1, to: v3)
+        let after = try MigrationFixtures.objects(path, model: v3)
+        #expect(after.count == before.count - 1)
+        #expect(after.filter { $0.objectID.entityName == "Owner" }.map { $0["name"] }.sorted { "\($0)" < "\($1)" }
+                == [.string("Oz"), .string("Pat"), .string("Quin")])
+        let store = try PersistentStore.openReadOnly(atPath: path, model: v3)
+        func owner(_ key: Int64) throws -> [ObjectID] {
+            try store.destinations(of: ObjectID(entityName: "Owner", primaryKey: key), relationship: "favorite")
+        }
+        #expect(try owner(1) == [ObjectID(entityName: "Gadget", primaryKey: 2)])
+        #expect(try owner(2) == [ObjectID(entityName: "Item", primaryKey: 1)])
+        #expect(try owner(3).isEmpty)
+        #expect(try store.destinations(of: ObjectID(entityName: "Gadget", primaryKey: 2), relationship: "fans")
+                == [ObjectID(entityName: "Owner", primaryKey: 1)])
+        try MigrationCheck.verifyBookkeeping(path, model: v3, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
+        // Each entity keeps the largest key it had allocated.
+        let kept = try MigrationFixtures.bookkeeping(path).primaryKeys
+        for row in kept {
+            #expect(row.maximumKey == maximums.first { $0.name == row.name }?.maximumKey)
+        }
+    }
+
+    @Test func anOptionalAttributeBecomingRequiredTakesItsDefault() throws {
+        let directory = try TemporaryDirectory("migration-synthetic")
+        let path = directory.path("synthetic.sqlite")
+        let store = try SyntheticStore(path: path, model: Self.v1)
+        try store.insert("Owner", key: 1, values: ["name": "Oz"])
+        try store.insert("Owner", key: 2)
+        try store.close()
+        var required = Self.v1
+        required.entities[4].attributes[0].isOptional = false
+        required.entities[4].attributes[0].defaultValue = "anonymous"
+        try StoreMigrator.migrate(storeAtPath: path, from: Self.v1, to: required)
+        let owners = try PersistentStore.openReadOnly(atPath: path, model: required).objects(of: "Owner")
+        #expect(owners.map { $0["name"] } == [.string("Oz"), .string("anonymous")])
+    }
 }

@@ -43,11 +43,19 @@ struct MigrationStepExecutor {
 
     func setAsideName(_ table: String) -> String { Self.setAsidePrefix + table }
 
-    /// Rows copied, by destination table.
-    func run(_ db: Database) throws -> [String: Int] {
+    /// What one step did.
+    struct Outcome {
+        /// Rows copied, by destination table.
+        var rowsCopied: [String: Int]
+        /// Triggers of the old tables (Core Data's derived-attribute
+        /// triggers) that were not created again: a table they touch changed.
+        var droppedTriggers: [String]
+    }
+
+    func run(_ db: Database) throws -> Outcome {
         try checkSchema(db)
         try MigrationChecks(executor: self).evaluate(db)
-        try setAsideSourceTables(db)
+        let triggers = try setAsideSourceTables(db)
         for statement in destinationLayout.tables.map(\.createStatement) + destinationLayout.indexes.map(\.createStatement) {
             try db.execute(sql: statement)
         }
@@ -59,7 +67,35 @@ struct MigrationStepExecutor {
         for table in sourceLayout.tables {
             try db.execute(sql: "DROP TABLE \(setAsideName(table.name))")
         }
-        return copied
+        // After the copy, so that they do not fire on the copied rows.
+        var dropped: [String] = []
+        for trigger in triggers {
+            if keepsMeaning(trigger) {
+                try db.execute(sql: trigger.sql)
+            } else {
+                dropped.append(trigger.name)
+            }
+        }
+        return Outcome(rowsCopied: copied, droppedTriggers: dropped)
+    }
+
+    struct Trigger {
+        var name: String
+        var table: String
+        var sql: String
+    }
+
+    /// A trigger means the same after the step when every table it names
+    /// is laid out exactly as before and its entities keep their numbers.
+    private func keepsMeaning(_ trigger: Trigger) -> Bool {
+        let words = Self.words(trigger.sql)
+        let named = Set(sourceLayout.tables.map(\.name).filter { words.contains($0.uppercased()) } + [trigger.table])
+        return named.allSatisfy { name in
+            guard let before = sourceLayout.table(named: name), let after = destinationLayout.table(named: name),
+                  before.createStatement == after.createStatement else { return false }
+            return sourceLayout.entities.filter { $0.tableName == name }.allSatisfy { numberMap[$0.number] == $0.number }
+                && destinationLayout.entities.filter { $0.tableName == name }.allSatisfy { numberMap.values.contains($0.number) }
+        }
     }
 
     /// Every table and column the source layout expects is in the store.
@@ -75,20 +111,37 @@ struct MigrationStepExecutor {
         }
     }
 
-    /// Renames the source tables, after dropping their indexes and
-    /// triggers, whose names the destination reuses.
-    private func setAsideSourceTables(_ db: Database) throws {
-        for table in sourceLayout.tables {
-            let dependents = try Row.fetchAll(db, sql: """
-                SELECT type, name FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL
-                """, arguments: [table.name])
-            for row in dependents {
-                let type: String = row[0]
-                let name: String = row[1]
-                try db.execute(sql: "DROP \(type == "index" ? "INDEX" : "TRIGGER") \(name.quotedDatabaseIdentifier)")
+    /// Renames the source tables, after dropping their indexes (whose
+    /// names the destination reuses) and every trigger that is on them or
+    /// names them (SQLite would rewrite those to name the set-aside
+    /// tables); returns the triggers.
+    private func setAsideSourceTables(_ db: Database) throws -> [Trigger] {
+        let tables = Set(sourceLayout.tables.map { $0.name.uppercased() })
+        var triggers: [Trigger] = []
+        let dependents = try Row.fetchAll(db, sql: """
+            SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
+            """)
+        for row in dependents {
+            let type: String = row[0]
+            let name: String = row[1]
+            let table: String = row[2]
+            let sql: String = row[3]
+            if type == "index", tables.contains(table.uppercased()) {
+                try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+            } else if type == "trigger", tables.contains(table.uppercased()) || !Self.words(sql).isDisjoint(with: tables) {
+                triggers.append(Trigger(name: name, table: table, sql: sql))
+                try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)")
             }
+        }
+        for table in sourceLayout.tables {
             try db.execute(sql: "ALTER TABLE \(table.name) RENAME TO \(setAsideName(table.name))")
         }
+        return triggers
+    }
+
+    /// The identifiers of an SQL text, uppercased.
+    static func words(_ sql: String) -> Set<String> {
+        Set(sql.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map { $0.uppercased() })
     }
 
     // MARK: Entities

@@ -108,7 +108,9 @@ public enum StoreMigrator {
             let primaryKeys = try PrimaryKeyRow.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY")
             let executor = try MigrationStepExecutor(plan: plan, source: models[index], destination: models[index + 1],
                                                      primaryKeys: primaryKeys)
-            steps.append(StoreMigrationReport.Step(from: index, to: index + 1, rowsCopied: try executor.run(db)))
+            let outcome = try executor.run(db)
+            steps.append(StoreMigrationReport.Step(from: index, to: index + 1, rowsCopied: outcome.rowsCopied,
+                                                   droppedTriggers: outcome.droppedTriggers))
         }
         if let destination = models.last, !steps.isEmpty {
             try stored.write(db, model: destination)
@@ -142,6 +144,10 @@ public struct StoreMigrationReport: Sendable, Hashable {
         public var to: Int
         /// The rows copied into each destination table (entity and join tables).
         public var rowsCopied: [String: Int]
+        /// Triggers not created again because a table they touch changed
+        /// (Core Data's derived-attribute triggers): those derived values
+        /// keep what they held and are no longer kept up to date.
+        public var droppedTriggers: [String]
     }
 
     /// The index of the model the store was at.
