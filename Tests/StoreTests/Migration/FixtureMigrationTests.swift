@@ -167,4 +167,30 @@ import Testing
             #expect(try MigrationFixtures.bookkeeping(path).metadata.versionHashes == destination.versionHashes)
         }
     }
+
+    /// CoreDataMigration-Example's WAL store keeps all its rows in its `-wal`.
+    @Test func aStoreWhoseRowsAreInItsWriteAheadLog() throws {
+        let v4 = try MigrationFixtures.model(MigrationFixtures.example[3])
+        let directory = try TemporaryDirectory("migration-wal")
+        let path = try MigrationFixtures.copy("CoreDataMigration-Example__CoreDataMigration_Example_WAL.sqlite", into: directory)
+        // Already at version 4: not even opened for writing, so the log is not checkpointed.
+        let bytes = try MigrationFixtures.files(in: directory)
+        #expect(bytes.keys.contains { $0.hasSuffix("-wal") })
+        let models = try MigrationFixtures.example.map(MigrationFixtures.model)
+        #expect(try StoreMigrator.migrate(storeAtPath: path, through: models).didMigrate == false)
+        #expect(try MigrationFixtures.files(in: directory) == bytes)
+
+        var v5 = v4
+        let post = try #require(v5.entities.firstIndex { $0.name == "Post" })
+        v5.entities[post].attributes.append(AttributeDescription(name: "likes", type: .integer32, defaultValue: "0"))
+        let before = try MigrationFixtures.objects(path, model: v4)
+        #expect(before.count == 168)
+        // (Read from another copy: reading this one through SQLite would checkpoint its log first.)
+        let uuid = try MigrationFixtures.bookkeeping(
+            MigrationFixtures.copy("CoreDataMigration-Example__CoreDataMigration_Example_WAL.sqlite", into: directory, as: "uuid.sqlite")).uuid
+        try StoreMigrator.migrate(storeAtPath: path, from: v4, to: v5)
+        try MigrationCheck.verify(path, before: before, plan: MigrationPlan(from: v4, to: v5), destination: v5,
+                                  uuid: uuid)
+        #expect(try PersistentStore.openReadOnly(atPath: path, model: v5).objects(of: "Post").allSatisfy { $0["likes"] == .integer(0) })
+    }
 }

@@ -47,6 +47,9 @@ public enum StoreMigrator {
         guard !models.isEmpty else {
             throw StoreMigrationError(.unknownVersion, "no model versions were given", path: path)
         }
+        if let current = try versionInImage(path, models: models), current == models.count - 1 {
+            return StoreMigrationReport(sourceVersion: current, destinationVersion: current, steps: [])
+        }
         let queue = try openForMigration(path)
         defer { try? queue.close() }
         do {
@@ -65,6 +68,33 @@ public enum StoreMigrator {
             throw StoreMigrationError(.io, error.message ?? "\(error)", path: path, sql: error.sql)
         } catch {
             throw StoreMigrationError(.io, "\(error)", path: path)
+        }
+    }
+
+    /// The store's version read without opening it for writing, when it has
+    /// a `-wal` (opening it read-write would checkpoint the log into the main
+    /// file, changing its bytes even for a store already at the destination).
+    /// Nil when there is no `-wal`, or a rollback journal is beside the store
+    /// (only SQLite's own recovery reads that correctly).
+    private static func versionInImage(_ path: String, models: [ObjectModel]) throws(StoreMigrationError) -> Int? {
+        let log = (try? FileSystemPaths.status(atPath: path + "-wal"))??.size ?? 0
+        let journal = (try? FileSystemPaths.status(atPath: path + "-journal"))??.size ?? 0
+        guard log > 0, journal == 0 else { return nil }
+        do {
+            let queue = try DatabaseQueue()
+            defer { try? queue.close() }
+            let image = try DatabaseImage(readingStoreAt: path)
+            let stored = try queue.inDatabase { db in
+                try image.deserialize(into: db)
+                return try StoredMetadata.read(db)
+            }
+            return models.lastIndex { $0.versionHashes.entities == stored.metadata.versionHashes.entities }
+        } catch let error as StoreMigrationError {
+            throw error.at(path: path)
+        } catch let error as StoreError {
+            throw StoreMigrationError(.notAStore, error.message, path: path, storeError: error.at(path: path))
+        } catch {
+            throw StoreMigrationError(.io, "cannot read the store's metadata: \(error)", path: path)
         }
     }
 
