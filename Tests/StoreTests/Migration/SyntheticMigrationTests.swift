@@ -176,4 +176,18 @@ import Testing
         let owners = try PersistentStore.openReadOnly(atPath: path, model: required).objects(of: "Owner")
         #expect(owners.map { $0["name"] } == [.string("Oz"), .string("anonymous")])
     }
+
+    @Test func linksToARemovedSubentityGoWithIt() throws {
+        let directory = try TemporaryDirectory("migration-synthetic")
+        let path = directory.path("synthetic.sqlite")
+        try Self.makeStore(path)
+        var withoutGadgets = Self.v1
+        withoutGadgets.entities.remove(at: 2)
+        try StoreMigrator.migrate(storeAtPath: path, from: Self.v1, to: withoutGadgets)
+        let store = try PersistentStore.openReadOnly(atPath: path, model: withoutGadgets)
+        #expect(try store.objects(of: "Item").map(\.objectID.primaryKey) == [1, 3])
+        let owners = try store.objects(of: "Owner")
+        #expect(owners.map { $0.toOne["favorite"] } == [nil, ObjectID(entityName: "Item", primaryKey: 1), nil])
+        try MigrationCheck.verifyBookkeeping(path, model: withoutGadgets, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
+    }
 }

@@ -221,7 +221,7 @@ struct MigrationStepExecutor {
                                to row: inout EntityRowExpressions) {
         guard case .foreignKey(let column, let entityColumn, let orderColumn)? = member.relationships[relationship.name],
               let links = self.links(for: relationship, ofEntity: member.name, setAside: true) else { return }
-        let key: String
+        var key: String
         let order: String?
         if let name = relationship.sourceName, case .foreignKey(let old, let oldEntity, let oldOrder)? = source.relationships[name] {
             // Kept on the same row: copy the columns.
@@ -234,6 +234,9 @@ struct MigrationStepExecutor {
             key = links.firstTarget(of: "o.Z_PK")
             order = links.firstOrder(of: "o.Z_PK")
         }
+        if let kept = keptCondition(key, inSetAside: links.targetTable) {
+            key = "CASE WHEN \(kept) THEN \(key) END"
+        }
         row.set(column, key)
         if let entityColumn, row.values[entityColumn] == nil {
             row.set(entityColumn, renumbered("(SELECT t.Z_ENT FROM \(links.targetTable) t WHERE t.Z_PK = \(key))"))
@@ -242,6 +245,15 @@ struct MigrationStepExecutor {
             // Newly ordered: the primary-key order it was read in before.
             row.set(orderColumn, order ?? "CASE WHEN \(key) IS NOT NULL THEN o.Z_PK END")
         }
+    }
+
+    /// `EXISTS (…)`: the row of the set-aside `table` whose `Z_PK` is `key`
+    /// is copied; nil when every row of the table is (no entity of it was removed).
+    func keptCondition(_ key: String, inSetAside table: String) -> String? {
+        let entities = sourceLayout.entities.filter { setAsideName($0.tableName) == table }
+        guard entities.contains(where: { numberMap[$0.number] == nil }) else { return nil }
+        let kept = entities.map(\.number).filter { numberMap[$0] != nil }
+        return "EXISTS (SELECT 1 FROM \(table) k WHERE k.Z_PK = \(key) AND k.Z_ENT IN (\(kept.map(String.init).joined(separator: ", "))))"
     }
 
     /// Where a destination relationship's links come from: its source
@@ -281,8 +293,11 @@ struct MigrationStepExecutor {
                    let inverseOrder, let old = links.inverseOrder {
                     columns.append((inverseOrder, old))
                 }
+                // Links to or from objects of a removed entity go with them.
+                let kept = [keptCondition(links.owner, inSetAside: links.ownerTable), keptCondition(links.target, inSetAside: links.targetTable)]
+                    .compactMap { $0 }.map { " AND \($0)" }.joined()
                 try db.execute(sql: "INSERT OR IGNORE INTO \(table.name) (\(columns.map(\.0).joined(separator: ", "))) SELECT "
-                               + columns.map(\.1).joined(separator: ", ") + " FROM \(links.from) WHERE \(links.filter)")
+                               + columns.map(\.1).joined(separator: ", ") + " FROM \(links.from) WHERE \(links.filter)\(kept)")
                 return db.changesCount
             }
         }
