@@ -190,4 +190,24 @@ import Testing
         #expect(owners.map { $0.toOne["favorite"] } == [nil, ObjectID(entityName: "Item", primaryKey: 1), nil])
         try MigrationCheck.verifyBookkeeping(path, model: withoutGadgets, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
     }
+
+    @Test func aToManyBecomingOrderedKeepsThePrimaryKeyOrder() throws {
+        let directory = try TemporaryDirectory("migration-synthetic")
+        let path = directory.path("synthetic.sqlite")
+        try Self.makeStore(path)
+        let extra = try SyntheticStore(path: path, model: Self.v1, creating: false)
+        try extra.insert("Owner", key: 4, values: ["name": "Rae"], toOne: ["favorite": (1, "Item")])
+        try extra.close()
+        var ordered = Self.v1
+        ordered.entities[3].relationships[0].isOrdered = true
+        #expect(try MigrationPlan(from: Self.v1, to: ordered).mapping(forEntity: "Item")?.relationships.first?.orderingChanged == true)
+        try StoreMigrator.migrate(storeAtPath: path, from: Self.v1, to: ordered)
+        let store = try PersistentStore.openReadOnly(atPath: path, model: ordered)
+        #expect(try store.destinations(of: ObjectID(entityName: "Item", primaryKey: 1), relationship: "fans").map(\.primaryKey) == [2, 4])
+        let orders = try MigrationFixtures.reading(path) { db in
+            try Int64?.fetchAll(db, sql: "SELECT Z_FOK_FAVORITE FROM ZOWNER ORDER BY Z_PK")
+        }
+        #expect(orders == [1, 2, nil, 4])
+        try MigrationCheck.verifyBookkeeping(path, model: ordered, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
+    }
 }

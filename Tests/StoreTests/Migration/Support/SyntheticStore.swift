@@ -11,10 +11,12 @@ struct SyntheticStore {
     let layout: StoreLayout
     let queue: DatabaseQueue
 
-    init(path: String, model: ObjectModel) throws {
+    /// Creates the store, or with `creating` false opens the one at `path`.
+    init(path: String, model: ObjectModel, creating: Bool = true) throws {
         self.path = path
         layout = try StoreLayout(model: model)
         queue = try DatabaseQueue(path: path)
+        guard creating else { return }
         try queue.write { [layout] db in
             for statement in layout.schemaStatements { try db.execute(sql: statement) }
             for entity in layout.entities {
