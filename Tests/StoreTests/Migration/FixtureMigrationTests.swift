@@ -14,7 +14,7 @@ import Testing
             let plan = try MigrationPlan(from: models[index - 1], to: models[index])
             let report = try StoreMigrator.migrate(storeAtPath: path, from: models[index - 1], to: models[index])
             #expect(report.didMigrate && report.steps.count == 1, sourceLocation: sourceLocation)
-            try MigrationCheck.verify(path, before: before, plan: plan, destination: models[index], uuid: uuid,
+            try MigratedStoreCheck.verify(path, before: before, plan: plan, destination: models[index], uuid: uuid,
                                       sourceLocation: sourceLocation)
             // Core Data's own store of that version, where the fixtures have one.
             if index < fixtures.count, let fixture = fixtures[index] {
@@ -61,7 +61,7 @@ import Testing
             #expect(report.sourceVersion == version && report.steps.count == 4 - version)
             objects = try MigrationFixtures.objects(path, model: models[4])
             #expect(objects == expected)
-            try MigrationCheck.verifyBookkeeping(path, model: models[4], uuid: uuid)
+            try MigratedStoreCheck.verifyBookkeeping(path, model: models[4], uuid: uuid)
         }
     }
 
@@ -189,7 +189,7 @@ import Testing
         let uuid = try MigrationFixtures.bookkeeping(
             MigrationFixtures.copy("CoreDataMigration-Example__CoreDataMigration_Example_WAL.sqlite", into: directory, as: "uuid.sqlite")).uuid
         try StoreMigrator.migrate(storeAtPath: path, from: v4, to: v5)
-        try MigrationCheck.verify(path, before: before, plan: MigrationPlan(from: v4, to: v5), destination: v5,
+        try MigratedStoreCheck.verify(path, before: before, plan: MigrationPlan(from: v4, to: v5), destination: v5,
                                   uuid: uuid)
         #expect(try PersistentStore.openReadOnly(atPath: path, model: v5).objects(of: "Post").allSatisfy { $0["likes"] == .integer(0) })
     }

@@ -141,7 +141,7 @@ struct KilledMigrationTests {
                 #expect(hashes == last.versionHashes)
                 outcomes["new", default: 0] += 1
             }
-            try MigrationCheck.verifyBookkeeping(store, model: last, uuid: uuid)
+            try MigratedStoreCheck.verifyBookkeeping(store, model: last, uuid: uuid)
             #expect(try keys(store, last) == originalKeys)
         }
         print("killed migrations (\(label)): \(outcomes)")

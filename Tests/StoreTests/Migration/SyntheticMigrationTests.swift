@@ -98,7 +98,7 @@ import Testing
         let layout = try StoreLayout(model: v2)
         #expect(layout.table(named: "Z_3AUTHORS") != nil && layout.entity(named: "Item")?.number == 4)
         #expect(report.steps.first?.rowsCopied["Z_3AUTHORS"] == 5)
-        try MigrationCheck.verify(path, before: before, plan: MigrationPlan(from: Self.v1, to: v2), destination: v2,
+        try MigratedStoreCheck.verify(path, before: before, plan: MigrationPlan(from: Self.v1, to: v2), destination: v2,
                                   uuid: "5E1F7A1C-0000-4000-8000-000000000001")
         #expect(try Self.links(path, model: v2) == linksBefore)
 
@@ -154,7 +154,7 @@ import Testing
         #expect(try owner(3).isEmpty)
         #expect(try store.destinations(of: ObjectID(entityName: "Gadget", primaryKey: 2), relationship: "fans")
                 == [ObjectID(entityName: "Owner", primaryKey: 1)])
-        try MigrationCheck.verifyBookkeeping(path, model: v3, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
+        try MigratedStoreCheck.verifyBookkeeping(path, model: v3, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
         // Each entity keeps the largest key it had allocated.
         let kept = try MigrationFixtures.bookkeeping(path).primaryKeys
         for row in kept {
@@ -188,7 +188,7 @@ import Testing
         #expect(try store.objects(of: "Item").map(\.objectID.primaryKey) == [1, 3])
         let owners = try store.objects(of: "Owner")
         #expect(owners.map { $0.toOne["favorite"] } == [nil, ObjectID(entityName: "Item", primaryKey: 1), nil])
-        try MigrationCheck.verifyBookkeeping(path, model: withoutGadgets, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
+        try MigratedStoreCheck.verifyBookkeeping(path, model: withoutGadgets, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
     }
 
     @Test func aToManyBecomingOrderedKeepsThePrimaryKeyOrder() throws {
@@ -208,6 +208,6 @@ import Testing
             try Int64?.fetchAll(db, sql: "SELECT Z_FOK_FAVORITE FROM ZOWNER ORDER BY Z_PK")
         }
         #expect(orders == [1, 2, nil, 4])
-        try MigrationCheck.verifyBookkeeping(path, model: ordered, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
+        try MigratedStoreCheck.verifyBookkeeping(path, model: ordered, uuid: "5E1F7A1C-0000-4000-8000-000000000001")
     }
 }

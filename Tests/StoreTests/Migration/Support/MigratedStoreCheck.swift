@@ -6,7 +6,7 @@ import Testing
 /// model, every object is there with its mapped values, its metadata
 /// records the destination's hashes (and keeps its UUID), and its schema
 /// is exactly that of a store created fresh with the destination model.
-enum MigrationCheck {
+enum MigratedStoreCheck {
     static func verify(_ path: String, before: Set<ManagedObject>, plan: MigrationPlan, destination: ObjectModel,
                        uuid: String?, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let after = try MigrationFixtures.objects(path, model: destination)
