@@ -234,6 +234,8 @@ let package = Package(
                 "CacheManifest",
                 "NetworkTransfers",
                 "ContentServer",
+                "Store",
+                "PredicateFormat",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -444,7 +446,7 @@ let package = Package(
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
             dependencies: ["TestSupport", "SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup",
-                           "NetworkConditions"],
+                           "NetworkConditions", "FileSystem"],
             path: "Tests/SandboxCLITests"
         ),
     ]

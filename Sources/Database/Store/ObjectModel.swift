@@ -46,6 +46,8 @@ public struct EntityDescription: Sendable, Hashable {
     public var fetchedProperties: [FetchedPropertyDescription]
     /// The model editor's user info (string values; other values are described).
     public var userInfo: [String: String]
+    /// Indexes the store keeps besides those Core Data always makes.
+    public var fetchIndexes: [FetchIndexDescription]
 
     public init(
         name: String,
@@ -58,7 +60,8 @@ public struct EntityDescription: Sendable, Hashable {
         uniquenessConstraints: [[String]] = [],
         className: String? = nil,
         fetchedProperties: [FetchedPropertyDescription] = [],
-        userInfo: [String: String] = [:]
+        userInfo: [String: String] = [:],
+        fetchIndexes: [FetchIndexDescription] = []
     ) {
         self.name = name
         self.superentityName = superentityName
@@ -71,6 +74,7 @@ public struct EntityDescription: Sendable, Hashable {
         self.className = className
         self.fetchedProperties = fetchedProperties
         self.userInfo = userInfo
+        self.fetchIndexes = fetchIndexes
     }
 }
 
@@ -162,7 +166,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         isTransient: Bool = false,
         deleteRule: DeleteRule = .nullify,
         minCount: Int = 0,
-        maxCount: Int = 0,
+        maxCount: Int? = nil,
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil
     ) {
@@ -175,7 +179,8 @@ public struct RelationshipDescription: Sendable, Hashable {
         self.isTransient = isTransient
         self.deleteRule = deleteRule
         self.minCount = minCount
-        self.maxCount = maxCount
+        // Core Data stores a to-one as at most 1; `nil` means that, or no bound for a to-many.
+        self.maxCount = maxCount ?? (isToMany ? 0 : 1)
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
     }

@@ -10,10 +10,12 @@ enum FixtureSchema {
         var sql: String
     }
 
-    static func entries(_ path: String) throws -> [Entry] {
+    /// `immutable` for a fixture; false for a store a test made (its
+    /// schema may still be in its -wal).
+    static func entries(_ path: String, immutable: Bool = true) throws -> [Entry] {
         var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
+        configuration.readonly = immutable
+        let queue = try DatabaseQueue(path: immutable ? "file:\(path)?immutable=1" : path, configuration: configuration)
         return try queue.read { db in
             try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL").map {
                 Entry(type: $0[0], name: $0[1], sql: $0[2])

@@ -46,7 +46,7 @@ import Testing
     /// A comparable outline: entity, parent, then each stored property's name, type and shape.
     static func outline(_ model: ObjectModel) -> [String] {
         model.entities.sorted { $0.name < $1.name }.flatMap { entity in
-            ["\(entity.name) < \(entity.superentityName ?? "-") abstract=\(entity.isAbstract)"]
+            ["\(entity.name) < \(entity.superentityName ?? "-") abstract=\(entity.isAbstract) unique=\(entity.uniquenessConstraints) indexes=\(entity.fetchIndexes)"]
                 + entity.attributes.sorted { $0.name < $1.name }.map {
                     "  \($0.name): \($0.type) optional=\($0.isOptional) transient=\($0.isTransient) renamed=\($0.renamingIdentifier ?? "-")"
                 }

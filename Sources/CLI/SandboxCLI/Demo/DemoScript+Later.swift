@@ -7,6 +7,7 @@ import Launch
 import Keychain
 import MobileBackup
 import PropertyList
+import Store
 
 /// Steps 5–9 of the demo: what the system does to the app's files later in
 /// its life.
@@ -99,6 +100,13 @@ extension DemoScript {
         narrator.show(try ContainerTree(container).lines())
         let possessions = try KeyedUnarchiver.unarchive([Possession].self, from: container.read(PossessionsApp.archivePath))
         try narrator.check(possessions == app.possessions, "the \(possessions.count) possessions are intact")
+        let storeFile = container.url(forRelativePath: PossessionsStore.path).path
+        let (store, _, origin) = try PersistentStore.openReadOnly(atPath: storeFile)
+        try narrator.check(origin == .modelCache && (try store.count(FetchRequest(entityName: PossessionsStore.entity))) == possessions.count,
+                           "the restored \(PossessionsStore.path) opens from its file alone (its cached model) with the \(possessions.count) possessions")
+        try narrator.check(try PossessionsStore.search("bear", in: container) == ["Shiny Bear"],
+                           "and its search still finds possessionName contains[c] \"bear\"")
+        narrator.say("try: sandbox store query \(storeFile) Possession --where 'possessionName contains[c] \"mac\"'")
         try narrator.check(try installed.preferences().bool(forKey: PossessionsApp.termsKey), "the terms stay accepted")
         try narrator.check((try container.contentsOfDirectory("Library/Caches")).isEmpty, "Caches starts empty after a restore")
         let pending = try CacheManifest(container: container).check()

@@ -136,6 +136,10 @@ struct DemoScript {
         narrator.show(try ContainerTree(container).lines())
         let saved = try KeyedUnarchiver.unarchive([Possession].self, from: container.read(PossessionsApp.archivePath))
         try narrator.check(saved == app.possessions, "Documents/possessions.data is an NSKeyedArchiver archive of the \(saved.count) possessions")
+        let found = try PossessionsStore.search("SPORK", in: container)
+        narrator.say("search box: possessionName contains[c] \"SPORK\" in \(PossessionsStore.path) -> \(found)")
+        try narrator.check(found == ["Rusty Spork"],
+                           "the inventory is also in a store in Core Data's layout, searched case-insensitively with an NSPredicate format")
         let prefsPath = "Library/Preferences/\(PossessionsApp.bundleID).plist"
         let (prefs, format) = try PropertyListValue.decode(container.read(prefsPath))
         try narrator.check(format == .binary && prefs[PossessionsApp.termsKey] == true,

@@ -136,12 +136,13 @@ struct PredicateEvaluator {
         }
     }
 
-    /// A scalar operand's value; objects only compare with `nil`.
+    /// A scalar operand's value; an object is its primary key, as in SQL.
     private func scalar(_ operand: Operand, _ expression: FormatExpression) throws(PredicateEvaluationError) -> AttributeValue {
         switch operand {
         case .value(let value): return value
-        case .object:
-            // Any placeholder that is unequal to `nil` and to every value would do; a
+        case .object(let subject):
+            if let key = subject.objectKey { return .integer(key) }
+            // With no key, a placeholder unequal to `nil` and to every value: a
             // one-element collection is never equal to a scalar or to `nil`.
             return .collection([.null])
         case .objects, .values:
@@ -216,6 +217,8 @@ struct PredicateEvaluator {
             case .noSuchKey: throw PredicateEvaluationError(.noSuchKey, text: key, detail: expression.description)
             }
         case .objects(let members):
+            // Nothing reached: stay a collection of objects, whatever the key names.
+            if members.isEmpty { return current }
             var values: [AttributeValue] = []
             var objects: [any PredicateSubject] = []
             var sawObjects = false
@@ -241,10 +244,11 @@ struct PredicateEvaluator {
         let values: [AttributeValue]
         switch collection {
         case .objects(let objects):
-            guard op == .count else {
+            if op == .count { return .integer(Int64(objects.count)) }
+            guard objects.isEmpty else {
                 throw PredicateEvaluationError(.unsupported, text: expression.description, detail: "@\(op.rawValue) needs a key after it")
             }
-            return .integer(Int64(objects.count))
+            values = []
         case .values(let members), .value(.collection(let members)): values = members
         case .value(.null): values = []
         default:

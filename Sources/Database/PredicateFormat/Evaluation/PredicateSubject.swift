@@ -3,6 +3,16 @@
 public protocol PredicateSubject {
     /// The value for an attribute or relationship name, or ``KeyValue/noSuchKey``.
     func value(forKey key: String) -> KeyValue
+
+    /// The object's primary key (`Z_PK`) when it stands for a stored row, so that
+    /// `dept == %@` (with the key as an integer argument), `SELF IN %@` and friends
+    /// agree with the SQL, which compares foreign keys. `nil` (the default): the
+    /// object equals nothing but itself being non-nil.
+    var objectKey: Int64? { get }
+}
+
+extension PredicateSubject {
+    public var objectKey: Int64? { nil }
 }
 
 /// What a key names on a ``PredicateSubject``.

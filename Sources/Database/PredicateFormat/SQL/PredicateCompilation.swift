@@ -112,12 +112,14 @@ struct PredicateCompilation {
             return "EXISTS (SELECT 1 " + range.clause(and: equal) + ")"
         }
         switch (left, comparison.modifier) {
-        case (.toMany(let range), .all):
+        case (.toMany(let range), let modifier):
             let test = try test(range.leaf, comparison.operator, right, comparison.options, comparison)
-            return "NOT EXISTS (SELECT 1 " + range.clause(and: "NOT (" + test + ")") + ")"
-        case (.toMany(let range), _):
-            let test = try test(range.leaf, comparison.operator, right, comparison.options, comparison)
-            return "EXISTS (SELECT 1 " + range.clause(and: test) + ")"
+            let quantified = modifier == .all
+                ? "NOT EXISTS (SELECT 1 " + range.clause(and: "NOT (" + test + ")") + ")"
+                : "EXISTS (SELECT 1 " + range.clause(and: test) + ")"
+            guard let head = range.head else { return quantified }
+            let unset = try self.test(.constant(.null), comparison.operator, right, comparison.options, comparison)
+            return "(CASE WHEN " + head + " IS NULL THEN " + unset + " ELSE " + quantified + " END)"
         case (.constant(.collection(let members)), .any), (.constant(.collection(let members)), .all):
             var parts: [SQLFragment] = []
             for member in members {
@@ -135,12 +137,13 @@ struct PredicateCompilation {
         return false
     }
 
-    /// The category of an operand's values, `nil` for a row reference.
+    /// The category of an operand's values: a row reference is its `Z_PK`, a number.
     private static func category(_ operand: SQLOperand) -> ValueOrdering.Category? {
         switch operand {
         case .constant(let value): ValueOrdering.category(value)
         case .scalar(_, let kind): kind?.category ?? .number
-        case .reference, .toMany: nil
+        case .reference: .number
+        case .toMany: nil
         }
     }
 
@@ -223,7 +226,7 @@ struct PredicateCompilation {
         if Self.isNull(right) { return "(" + value(left, []) + " IS NULL)" }
         if Self.isNull(left) { return "(" + value(right, []) + " IS NULL)" }
         let a = Self.category(left), b = Self.category(right)
-        // A row reference equals only nil; values of different categories are never equal.
+        // Values of different categories are never equal.
         guard let a, let b, a == b else { return Self.isFalse }
         return "(" + value(left, folding) + " IS " + value(right, folding) + ")"
     }
@@ -231,11 +234,20 @@ struct PredicateCompilation {
     private func ordering(_ left: SQLOperand, _ op: String, _ right: SQLOperand, _ folding: ComparisonOptions) -> SQLFragment {
         let a = Self.category(left), b = Self.category(right)
         guard let a, let b, a == b, a != .null, a != .collection else { return Self.isFalse }
+        let comparison = value(left, folding) + " \(op) " + value(right, folding)
+        // A subquery is evaluated once under coalesce; a column keeps its guard, so that
+        // SQLite can still use an index for the range.
+        if Self.isSubquery(left) || Self.isSubquery(right) { return "coalesce(" + comparison + ", 0)" }
         var parts: [SQLFragment] = []
         if case .constant = left {} else { parts.append(value(left, []) + " IS NOT NULL") }
         if case .constant = right {} else { parts.append(value(right, []) + " IS NOT NULL") }
-        parts.append(value(left, folding) + " \(op) " + value(right, folding))
+        parts.append(comparison)
         return "(" + SQLFragment.joined(parts, separator: " AND ") + ")"
+    }
+
+    private static func isSubquery(_ operand: SQLOperand) -> Bool {
+        if case .scalar(let fragment, _) = operand { return fragment.sql.hasPrefix("(") }
+        return false
     }
 
     private func membership(_ element: SQLOperand, _ members: [AttributeValue], _ folding: ComparisonOptions) -> SQLFragment {

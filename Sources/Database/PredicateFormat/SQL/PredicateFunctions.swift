@@ -43,12 +43,5 @@ extension Database {
             let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(values[2]) ?? 0)
             return try PatternMatching.matches(text, pattern: pattern, options: options) ? 1 : 0
         })
-        for comparison in SortComparison.allCases {
-            guard let name = comparison.collationName else { continue }
-            add(collation: DatabaseCollation(name) { a, b in
-                let order = comparison.compareStrings(a, b)
-                return order < 0 ? .orderedAscending : order > 0 ? .orderedDescending : .orderedSame
-            })
-        }
     }
 }

@@ -25,6 +25,10 @@ struct SQLRange {
     var leaf: SQLOperand
     /// The last alias and its entity, for `@count` and `SUBQUERY`.
     var last: SQLScope
+    /// When to-one hops come before the first to-many one (`dept.people.name`): an
+    /// expression that is NULL when one of them is unset. Then, as in memory, the
+    /// key path's value is a single `nil`, not an empty collection.
+    var head: SQLFragment?
 
     /// `FROM a, b WHERE c AND d` (no trailing condition joiner).
     var clause: String {
@@ -70,6 +74,7 @@ struct SQLKeyPathResolver {
         var conditions: [String] = []
         var current = scope
         var crossedToMany = false
+        var head: SQLFragment?
         var leaf: SQLOperand = .reference(SQLFragment("\(scope.alias).Z_PK"))
         for (index, key) in keys.enumerated() {
             let isLast = index == keys.count - 1
@@ -87,6 +92,10 @@ struct SQLKeyPathResolver {
             if case .toOne(let foreignKey) = relationship.kind, isLast {
                 leaf = .reference(SQLFragment("\(current.alias).\(foreignKey)"))
                 break
+            }
+            if relationship.isToMany, !crossedToMany, !from.isEmpty {
+                head = SQLFragment("(SELECT \(current.alias).Z_PK FROM " + from.joined(separator: ", ")
+                                   + " WHERE " + conditions.joined(separator: " AND ") + ")")
             }
             let alias = newAlias()
             from.append("\(destination.table) AS \(alias)")
@@ -108,7 +117,7 @@ struct SQLKeyPathResolver {
             leaf = .reference(SQLFragment("\(alias).Z_PK"))
         }
         if from.isEmpty { return leaf }
-        let range = SQLRange(from: from, conditions: conditions, leaf: leaf, last: current)
+        let range = SQLRange(from: from, conditions: conditions, leaf: leaf, last: current, head: head)
         if crossedToMany { return .toMany(range) }
         // Only to-one hops: one value or NULL when a hop is unset.
         switch leaf {

@@ -27,6 +27,17 @@ extension Database {
         sqlite3_create_function_v2(connection, PredicateFunctions.fold, 2, deterministic, nil, { context, _, argv in
             foldFunction(context, argv)
         }, nil, nil, nil)
+        // The sort collations compare the two values' bytes in place; ASCII takes no String at all.
+        for (index, comparison) in SortComparison.allCases.enumerated() {
+            guard let name = comparison.collationName else { continue }
+            sqlite3_create_collation_v2(connection, name, SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: index + 1), { context, aCount, a, bCount, b in
+                let index = Int(bitPattern: context) - 1
+                guard SortComparison.allCases.indices.contains(index) else { return 0 }
+                let x = UnsafeBufferPointer(start: a?.assumingMemoryBound(to: UInt8.self), count: Int(aCount))
+                let y = UnsafeBufferPointer(start: b?.assumingMemoryBound(to: UInt8.self), count: Int(bCount))
+                return Int32(SortComparison.allCases[index].compareBytes(x, y))
+            }, nil)
+        }
     }
 }
 
@@ -52,27 +63,61 @@ private func foldFunction(_ context: OpaquePointer?, _ argv: UnsafeMutablePointe
         return
     }
     let options = ComparisonOptions(rawValue: Int(sqlite3_value_int(argv[1]))).folding
-    let folded = StringFolding.fold(String(decoding: text, as: UTF8.self), options)
-    var utf8 = Array(folded.utf8)
-    utf8.withUnsafeMutableBufferPointer { buffer in
-        // SQLITE_TRANSIENT: SQLite copies the bytes before we return.
+    // SQLITE_TRANSIENT: SQLite copies the bytes before we return.
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    var hasUppercase = false
+    var isASCII = true
+    for byte in text {
+        if byte >= 0x80 { isASCII = false; break }
+        if byte &- 0x41 < 26 { hasUppercase = true }
+    }
+    if isASCII {
+        // ASCII folds to itself, or to its lowercase under [c]: no String, no Foundation.
+        let lowercasing = hasUppercase && options.contains(.caseInsensitive)
+        if !lowercasing, sqlite3_value_type(argv[0]) == SQLITE_TEXT {
+            sqlite3_result_value(context, argv[0])
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(text.count, 1)) { buffer in
+            guard let base = buffer.baseAddress else { return sqlite3_result_null(context) }
+            for index in 0..<text.count {
+                let byte = text[index]
+                buffer[index] = lowercasing && byte &- 0x41 < 26 ? byte | 0x20 : byte
+            }
+            sqlite3_result_text(context, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(text.count), transient)
+        }
+        return
+    }
+    var folded = StringFolding.fold(String(decoding: text, as: UTF8.self), options)
+    folded.withUTF8 { buffer in
         sqlite3_result_text(context, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
-                            Int32(buffer.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                            Int32(buffer.count), transient)
     }
 }
 
-/// The byte-level search behind the SQL functions, also used in memory for ASCII.
+/// The byte-level search behind the SQL functions.
+///
+/// With folding and an ASCII needle, the haystack is searched as it is, ASCII
+/// letters lowercased on the fly. A match found that way survives the full folding
+/// (folding only rewrites non-ASCII characters and drops combining marks, which never
+/// breaks an all-ASCII run of bytes), so only a haystack with non-ASCII bytes and no
+/// such match is folded for real, through ``StringFolding``.
 enum TextSearchKernel {
     static func test(_ op: ComparisonOperator, haystack: UnsafeBufferPointer<UInt8>, foldedNeedle needle: UnsafeBufferPointer<UInt8>, options: ComparisonOptions) -> Bool {
         if options.isEmpty {
-            return search(op, haystack, needle, lowercasing: false)
+            return search(op, haystack, needle, lowercasing: false).found
         }
-        if StringFolding.isASCII(haystack) {
-            // An ASCII haystack folds to ASCII: lowercase on the fly when [c]; [d] changes nothing.
-            return search(op, haystack, needle, lowercasing: options.contains(.caseInsensitive))
+        if hasNonASCII(needle, from: 0) {
+            // Only an ASCII window is known to survive folding: fold the haystack, unless
+            // it is ASCII and so cannot hold the needle at all.
+            if !hasNonASCII(haystack, from: 0) { return false }
+        } else {
+            let quick = search(op, haystack, needle, lowercasing: options.contains(.caseInsensitive))
+            if quick.found { return true }
+            if !quick.sawNonASCII && !hasNonASCII(haystack, from: quick.scannedUpTo) { return false }
         }
         var folded = StringFolding.fold(String(decoding: haystack, as: UTF8.self), options)
-        return folded.withUTF8 { search(op, $0, needle, lowercasing: false) }
+        return folded.withUTF8 { search(op, $0, needle, lowercasing: false).found }
     }
 
     @inline(__always)
@@ -80,29 +125,44 @@ enum TextSearchKernel {
         lowercasing && byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
-    private static func search(_ op: ComparisonOperator, _ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
+    private static func hasNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var index = start
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Whether the needle occurs; whether a non-ASCII byte was seen in `0..<scannedUpTo`.
+    private static func search(_ op: ComparisonOperator, _ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> (found: Bool, sawNonASCII: Bool, scannedUpTo: Int) {
         let n = needle.count, h = haystack.count
-        guard n > 0, n <= h else { return false }
-        func matches(at start: Int) -> Bool {
-            var index = 0
+        guard n > 0, n <= h else { return (false, false, 0) }
+        @inline(__always) func matches(at start: Int) -> Bool {
+            var index = 1
             while index < n {
                 if lower(haystack[start + index], lowercasing) != needle[index] { return false }
                 index += 1
             }
             return true
         }
+        let first = needle[0]
         switch op {
-        case .beginsWith: return matches(at: 0)
-        case .endsWith: return matches(at: h - n)
+        case .beginsWith:
+            return (lower(haystack[0], lowercasing) == first && matches(at: 0), false, 0)
+        case .endsWith:
+            return (lower(haystack[h - n], lowercasing) == first && matches(at: h - n), false, 0)
         default:
-            let first = needle[0]
             var start = 0
+            var high: UInt8 = 0
             let last = h - n
             while start <= last {
-                if lower(haystack[start], lowercasing) == first && matches(at: start) { return true }
+                let byte = haystack[start]
+                high |= byte
+                if lower(byte, lowercasing) == first && matches(at: start) { return (true, false, 0) }
                 start += 1
             }
-            return false
+            return (false, high >= 0x80, start)
         }
     }
 }

@@ -34,6 +34,10 @@ public enum SortComparison: String, Sendable, Hashable, CaseIterable {
 
     /// -1, 0 or 1.
     public func compareStrings(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        if StringFolding.isASCII(a.utf8) && StringFolding.isASCII(b.utf8) {
+            return a.withUTF8 { x in b.withUTF8 { y in compareASCII(x, y) } }
+        }
         switch self {
         case .compare:
             return ValueOrdering.compareBytes(a.utf8, b.utf8)
@@ -52,14 +56,45 @@ public enum SortComparison: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Byte order, or with `numeric` digit runs compared by value (leading zeros ignored).
+    /// The order of two UTF-8 byte strings, as the SQL collation sees them.
+    func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        if StringFolding.isASCII(a) && StringFolding.isASCII(b) { return compareASCII(a, b) }
+        return compareStrings(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
+    }
+
+    /// The same order for two ASCII strings, on their bytes, with no folding pass:
+    /// for ASCII, case folding is lowercasing and there are no diacritics, so the
+    /// primary and secondary levels are both the lowercased comparison.
+    func compareASCII(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        switch self {
+        case .compare:
+            return Self.compareRuns(a, b, numeric: false, lowercasing: false)
+        case .caseInsensitiveCompare, .localizedCaseInsensitiveCompare:
+            return Self.compareRuns(a, b, numeric: false, lowercasing: true)
+        case .localizedCompare, .localizedStandardCompare:
+            let primary = Self.compareRuns(a, b, numeric: self == .localizedStandardCompare, lowercasing: true)
+            if primary != 0 { return primary }
+            for (p, q) in zip(a, b) {
+                let pUpper = p &- 0x41 < 26, qUpper = q &- 0x41 < 26
+                if pUpper != qUpper { return pUpper ? 1 : -1 }
+            }
+            return 0
+        }
+    }
+
     private static func compareRuns(_ a: String, _ b: String, numeric: Bool) -> Int {
-        guard numeric else { return ValueOrdering.compareBytes(a.utf8, b.utf8) }
-        let x = Array(a.utf8), y = Array(b.utf8)
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in compareRuns(x, y, numeric: numeric, lowercasing: false) } }
+    }
+
+    /// Byte order (ASCII letters lowercased when `lowercasing`), or with `numeric`
+    /// digit runs compared by value (leading zeros ignored).
+    private static func compareRuns(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>, numeric: Bool, lowercasing: Bool) -> Int {
+        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
+        @inline(__always) func lower(_ byte: UInt8) -> UInt8 { lowercasing && byte &- 0x41 < 26 ? byte | 0x20 : byte }
         var i = 0, j = 0
-        func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
         while i < x.count && j < y.count {
-            if isDigit(x[i]) && isDigit(y[j]) {
+            if numeric && isDigit(x[i]) && isDigit(y[j]) {
                 var iEnd = i, jEnd = j
                 while iEnd < x.count && isDigit(x[iEnd]) { iEnd += 1 }
                 while jEnd < y.count && isDigit(y[jEnd]) { jEnd += 1 }
@@ -74,7 +109,8 @@ public enum SortComparison: String, Sendable, Hashable, CaseIterable {
                 j = jEnd
                 continue
             }
-            if x[i] != y[j] { return x[i] < y[j] ? -1 : 1 }
+            let p = lower(x[i]), q = lower(y[j])
+            if p != q { return p < q ? -1 : 1 }
             i += 1
             j += 1
         }

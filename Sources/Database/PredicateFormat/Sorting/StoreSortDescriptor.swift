@@ -48,6 +48,8 @@ public struct StoreSortDescriptor: Sendable, Hashable, CustomStringConvertible {
                 return value
             case .toOne(let related):
                 guard let related else { return .null }
+                // Ending on a to-one sorts by the destination's key, as the SQL sorts by the foreign key.
+                if index == keys.count - 1 { return related.objectKey.map { .integer($0) } ?? .null }
                 current = related
             case .toMany:
                 throw PredicateEvaluationError(.unsupported, text: keyPath, detail: "a sort key through a to-many relationship")

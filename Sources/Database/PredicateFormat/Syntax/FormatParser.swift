@@ -203,7 +203,7 @@ struct FormatParser {
             }
             guard !components.isEmpty else { return expression }
             switch expression {
-            case .evaluatedObject, .variable, .subquery, .aggregate: break
+            case .evaluatedObject, .variable, .subquery, .aggregate, .constant(.collection): break
             default:
                 throw PredicateFormatError(.invalidOperand, column: start.column, text: start.text,
                                            detail: "a constant has no keys")

@@ -60,7 +60,7 @@ extension FormatExpression {
             return .constant(value)
         case .keyPath(let base, let components):
             let substituted = try base.substituting(variables, bound: bound)
-            if case .constant = substituted {
+            if case .constant(let value) = substituted, !Self.isCollection(value) {
                 throw PredicateFormatError(.invalidOperand, column: nil, text: base.description,
                                            detail: "a substituted value has no keys")
             }
@@ -77,6 +77,11 @@ extension FormatExpression {
                 collection: try collection.substituting(variables, bound: bound), variable: variable,
                 predicate: try predicate.substituting(variables, bound: bound.union([variable])))
         }
+    }
+
+    private static func isCollection(_ value: AttributeValue) -> Bool {
+        if case .collection = value { return true }
+        return false
     }
 
     func collectVariables(into names: inout Set<String>, bound: Set<String>) {

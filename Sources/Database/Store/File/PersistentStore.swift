@@ -48,7 +48,7 @@ public final class PersistentStore: Sendable {
         let image = try DatabaseImage(readingStoreAt: path)
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue()
+            queue = try DatabaseQueue(configuration: connectionConfiguration())
         } catch {
             throw StoreError(.io, "cannot open an in-memory connection: \(error)", path: path)
         }
@@ -89,7 +89,7 @@ public final class PersistentStore: Sendable {
     }
 
     static func connect(_ path: String) throws(StoreError) -> DatabasePool {
-        var configuration = Configuration()
+        var configuration = connectionConfiguration()
         configuration.busyMode = .timeout(busyTimeout)
         // Core Data neither declares nor enforces foreign keys.
         configuration.foreignKeysEnabled = false

@@ -182,6 +182,16 @@ private struct LayoutBuilder {
         if hierarchy.count > 1 {
             indexes.append(IndexLayout(name: "\(table)_Z_ENT_INDEX", table: table, columns: ["Z_ENT"]))
         }
+        // Fetch indexes (binary ones: an R-tree index is a virtual table this layout does not make), then uniqueness constraints.
+        for entity in hierarchy {
+            for index in entity.fetchIndexes where index.elements.allSatisfy({ $0.kind == .binary }) {
+                let columns = index.elements.compactMap { columnOfProperty($0.propertyName, entity: entity.name) }
+                guard columns.count == index.elements.count, !columns.isEmpty else { continue }
+                let descending = Set(zip(index.elements, columns).filter { !$0.0.isAscending }.map(\.1))
+                indexes.append(IndexLayout(name: "Z_\(entity.name)_\(index.name)", table: table, columns: columns,
+                                           isCollated: true, descendingColumns: descending))
+            }
+        }
         for entity in hierarchy {
             for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
                 let columns = constraint.compactMap { columnOfProperty($0, entity: entity.name) }

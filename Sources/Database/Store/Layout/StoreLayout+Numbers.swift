@@ -7,7 +7,7 @@ extension StoreLayout {
     /// an entity (CoreDataPlus's SampleModel_V2 still says
     /// `ExpensiveSportCar` for `LuxuryCar`), and old stores may number
     /// entities differently from today's rules.
-    mutating func adoptEntityNumbers(_ rows: [PrimaryKeyRow]) {
+    public mutating func adoptEntityNumbers(_ rows: [PrimaryKeyRow]) {
         var renumbering: [Int: Int] = [:]
         for entity in entities {
             let description = model.entity(named: entity.name)

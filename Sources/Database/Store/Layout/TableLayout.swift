@@ -47,20 +47,27 @@ public struct IndexLayout: Sendable, Hashable {
     public var table: String
     public var columns: [String]
     public var isUnique: Bool
-    /// Uniqueness constraints spell each column `COLLATE BINARY ASC`.
+    /// Uniqueness constraints and fetch indexes spell each column
+    /// `COLLATE BINARY ASC` (or `DESC`).
     public var isCollated: Bool
+    /// The columns a fetch index orders descending.
+    public var descendingColumns: Set<String>
 
-    public init(name: String, table: String, columns: [String], isUnique: Bool = false, isCollated: Bool = false) {
+    public init(name: String, table: String, columns: [String], isUnique: Bool = false, isCollated: Bool = false,
+                descendingColumns: Set<String> = []) {
         self.name = name
         self.table = table
         self.columns = columns
         self.isUnique = isUnique
         self.isCollated = isCollated
+        self.descendingColumns = descendingColumns
     }
 
     /// The `CREATE INDEX` statement as Core Data spells it.
     public var createStatement: String {
-        let list = columns.map { isCollated ? "\($0) COLLATE BINARY ASC" : $0 }.joined(separator: ", ")
+        let list = columns.map { column in
+            isCollated ? "\(column) COLLATE BINARY \(descendingColumns.contains(column) ? "DESC" : "ASC")" : column
+        }.joined(separator: ", ")
         return "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(list))"
     }
 }

@@ -86,7 +86,8 @@ struct ArchivedModelReader {
             uniquenessConstraints: try constraints(object["NSUniqueTuples"], owner: object),
             // Core Data's default class stands for "no class of the app's own".
             className: object["NSClassNameForEntity"]?.stringValue.flatMap { $0 == "NSManagedObject" ? nil : $0 },
-            userInfo: userInfo(object["NSUserInfo"]))
+            userInfo: userInfo(object["NSUserInfo"]),
+            fetchIndexes: try fetchIndexes(object["NSFetchIndexDescriptions"], owner: object))
         for (key, value) in try dictionary(object["NSProperties"], owner: object, key: "NSProperties") {
             guard let property = value.object, let archiveClass = property.archiveClass else {
                 throw fail("a property of \(name) is not an object", object)
@@ -198,6 +199,26 @@ struct ArchivedModelReader {
             let names = (tuple.elements ?? []).compactMap(\.stringValue)
             return names.isEmpty ? nil : names
         }
+    }
+
+    private func fetchIndexes(_ value: ArchivedValue?, owner: ArchivedObject) throws(ModelError) -> [FetchIndexDescription] {
+        guard let value, value != .null else { return [] }
+        guard let indexes = value.elements else { throw fail("NSFetchIndexDescriptions is not an array", owner) }
+        var result: [FetchIndexDescription] = []
+        for index in indexes {
+            guard let object = index.object, let name = object["NSIndexName"]?.stringValue else {
+                throw fail("a fetch index without NSIndexName", owner)
+            }
+            var elements: [FetchIndexDescription.Element] = []
+            for element in object["NSIndexElements"]?.elements ?? [] {
+                guard let property = element["NSPropertyName"]?.stringValue else { throw fail("fetch index \(name) has an element without a property", object) }
+                let kind = FetchIndexDescription.Element.Kind(rawValue: element["NSFetchIndexElementType"]?.intValue ?? 0) ?? .binary
+                elements.append(FetchIndexDescription.Element(propertyName: property, kind: kind,
+                                                              isAscending: element["NSAscending"]?.boolValue ?? true))
+            }
+            result.append(FetchIndexDescription(name: name, elements: elements))
+        }
+        return result
     }
 
     private func userInfo(_ value: ArchivedValue?) -> [String: String] {

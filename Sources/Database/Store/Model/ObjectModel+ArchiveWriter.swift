@@ -15,9 +15,11 @@ extension ObjectModel {
     public func archivedData() throws(ModelError) -> Data {
         let root = ArchivedModelWriter(model: self).modelObject()
         do {
-            // Entities reach each other through relationships; allow nesting
-            // as deep as the longest chain of entities can make it.
-            let archiver = KeyedArchiver(maximumDepth: 512 + 8 * entities.count)
+            // Relationships name their destination (`_NSDestinationEntityName`,
+            // which Core Data resolves in the model) instead of referring to
+            // its object, so nesting grows with inheritance depth only, not
+            // with chains of related entities.
+            let archiver = KeyedArchiver()
             try archiver.encode(root, forKey: KeyedArchiveFormat.rootKey)
             let data = try archiver.encodedData(format: .binary)
             ArchivedModelWriter.breakCycles(root)
@@ -128,6 +130,25 @@ private struct ArchivedModelWriter {
         if !entity.uniquenessConstraints.isEmpty {
             fields["NSUniqueTuples"] = Self.array(entity.uniquenessConstraints.map { Self.array($0.map { .string($0) }) })
         }
+        if !entity.fetchIndexes.isEmpty {
+            fields["NSFetchIndexDescriptions"] = Self.array(entity.fetchIndexes.map { index in
+                let indexObject = ArchivedObject(className: "NSFetchIndexDescription")
+                indexObject.fields = [
+                    "NSIndexName": .string(index.name),
+                    "NSEntity": .object(object),
+                    "NSPartialIndexPredicate": .null,
+                    "NSIndexElements": Self.array(index.elements.map { element in
+                        .object(ArchivedObject(className: "NSFetchIndexElementDescription", fields: [
+                            "NSPropertyName": .string(element.propertyName),
+                            "NSFetchIndexElementType": .integer(element.kind.rawValue),
+                            "NSAscending": .bool(element.isAscending),
+                            "NSFetchIndexDescription": .object(indexObject),
+                        ]))
+                    }),
+                ]
+                return .object(indexObject)
+            })
+        }
         object.fields = fields
     }
 
@@ -221,7 +242,6 @@ private struct ArchivedModelWriter {
             "NSPropertyName": .string(relationship.name),
             "NSEntity": .object(entity),
             "NSRenamingIdentifier": .string(relationship.renamingIdentifier ?? relationship.name),
-            "NSDestinationEntity": entityObjects[relationship.destinationEntityName].map { .object($0) } ?? .null,
             "_NSDestinationEntityName": .string(relationship.destinationEntityName),
             "_NSInverseRelationshipName": Self.optionalString(relationship.inverseName),
             "NSMinCount": .integer(relationship.minCount),

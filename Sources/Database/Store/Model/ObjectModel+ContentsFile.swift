@@ -37,10 +37,29 @@ extension ObjectModel {
         try validateReferences(path: path)
     }
 
-    /// Checks that every super-entity, destination and inverse named exists,
-    /// and that inheritance has no cycle.
+    /// Checks that entity and property names are unique, that every
+    /// super-entity, destination and inverse named exists, and that
+    /// inheritance has no cycle.
     func validateReferences(path: String?) throws(ModelError) {
-        let names = Set(entities.map(\.name))
+        var names = Set<String>()
+        for entity in entities where !names.insert(entity.name).inserted {
+            throw ModelError(.invalidElement, "entity \(entity.name) is defined twice", path: path, element: "entity \(entity.name)")
+        }
+        for entity in entities {
+            var propertyNames = Set<String>()
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties.map(\.name)
+            where !propertyNames.insert(name).inserted {
+                throw ModelError(.invalidElement, "property \(name) is defined twice", path: path, element: "entity \(entity.name)")
+            }
+            for relationship in entity.relationships {
+                guard let inverse = relationship.inverseName, let destination = self.entity(named: relationship.destinationEntityName) else { continue }
+                let candidates = ancestors(of: destination) + [destination] + descendants(of: destination)
+                guard candidates.contains(where: { $0.relationships.contains { $0.name == inverse } }) else {
+                    throw ModelError(.unresolvedReference, "inverse \(inverse) is not a relationship of \(destination.name)",
+                                     path: path, element: "relationship \(entity.name).\(relationship.name)")
+                }
+            }
+        }
         for entity in entities {
             if let parent = entity.superentityName, !names.contains(parent) {
                 throw ModelError(.unresolvedReference, "parent entity \(parent) is not defined", path: path, element: "entity \(entity.name)")
@@ -165,6 +184,22 @@ private final class ContentsFileReader: NSObject, XMLParserDelegate {
         case "fetchRequest" where parent == "fetchedProperty":
             fetchedProperty?.destinationEntityName = attributes["entity"]
             fetchedProperty?.predicateFormat = attributes["predicateString"]
+        case "fetchIndex" where parent == "entity":
+            current?.fetchIndexes.append(FetchIndexDescription(name: try required("name", of: "fetchIndex"), elements: []))
+        case "fetchIndexElement" where parent == "fetchIndex":
+            let element = "fetchIndexElement of \(current?.name ?? "?")"
+            let property = try required("property", of: element)
+            let kind: FetchIndexDescription.Element.Kind
+            switch attributes["type"] {
+            case nil, "Binary": kind = .binary
+            case "RTree": kind = .rTree
+            case let other?: throw fail("unknown fetch index type \"\(other)\"", element)
+            }
+            let index = (current?.fetchIndexes.count ?? 0) - 1
+            if index >= 0 {
+                current?.fetchIndexes[index].elements.append(
+                    FetchIndexDescription.Element(propertyName: property, kind: kind, isAscending: attributes["order"] != "descending"))
+            }
         case "uniquenessConstraint":
             constraint = []
         case "constraint" where parent == "uniquenessConstraint":

@@ -9,7 +9,8 @@ import PropertyList
 /// The seed documents' Possessions app as an in-process app on a ``Device``:
 /// it accepts the terms of service once (a preference), keeps its inventory
 /// in `Documents/possessions.data` (a keyed archive written when it goes to
-/// the background), downloads a picture per possession into Caches through
+/// the background, and in `Documents/Possessions.sqlite`, a store in Core
+/// Data's layout that its search box queries), downloads a picture per possession into Caches through
 /// the cache manifest, keeps a draft in tmp, and at each launch checks the
 /// manifest against its Caches to list the pictures a purge took.
 final class PossessionsApp: AppDelegate {
@@ -75,6 +76,7 @@ final class PossessionsApp: AppDelegate {
     private func save(in container: AppContainer) throws {
         let data = try KeyedArchiver.archivedData(withRootObject: possessions)
         try container.writeAtomically(data, to: Self.archivePath)
+        try PossessionsStore.save(possessions, in: container)
         let draft = possessions.map { "\($0.possessionName) ($\($0.valueInDollars))" }.joined(separator: "\n")
         try container.writeAtomically(Data(draft.utf8), to: Self.draftPath)
     }
