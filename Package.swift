@@ -434,10 +434,17 @@ let package = Package(
             dependencies: ["TestSupport", "PredicateFormat", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/PredicateFormatTests"
         ),
+        .executableTarget(
+            // Spawned by StoreTests: a store migration killed with SIGKILL.
+            name: "store-migration-worker",
+            dependencies: ["Store"],
+            path: "Tests/Helpers/StoreMigrationWorker"
+        ),
         .testTarget(
             // Every Core Data fixture, contexts, the controller, migration.
             name: "StoreTests",
             dependencies: ["TestSupport", "Store", "PredicateFormat", "KeyedArchive", "PropertyList", "Container", "FileSystem",
+                           "store-migration-worker",
                            .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/StoreTests"
         ),
