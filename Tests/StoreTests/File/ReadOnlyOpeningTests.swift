@@ -75,6 +75,17 @@ import TestSupport
             try PersistentStore.openReadOnly(atPath: directory.path("badwal.sqlite"), model: FixtureModels.authorsAndBooks)
         }
         #expect(!directory.contains("badwal.sqlite-shm"))
+
+        // A hot rollback journal: the main file may be half written.
+        _ = try directory.write(original, to: "hot.sqlite")
+        var journal = Data([0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7])
+        journal.append(Data(count: 504))
+        _ = try directory.write(journal, to: "hot.sqlite-journal")
+        let error = try #require(throws: StoreError.self) {
+            try PersistentStore.openReadOnly(atPath: directory.path("hot.sqlite"), model: FixtureModels.authorsAndBooks)
+        }
+        #expect(error.code == .interruptedWrite)
+        #expect(try FileSystemPaths.readFile(atPath: directory.path("hot.sqlite-journal")) == journal)
     }
 
     /// Frames after the last valid commit are ignored, as SQLite ignores them.

@@ -22,13 +22,25 @@ struct DatabaseImage {
     init(readingStoreAt path: String) throws(StoreError) {
         let main: Data?
         let log: Data?
+        let journal: Data?
         do {
             main = try FileSystemPaths.readFile(atPath: path)
             log = try FileSystemPaths.readFile(atPath: path + "-wal")
+            journal = try FileSystemPaths.readFile(atPath: path + "-journal")
         } catch {
             throw StoreError(.io, "cannot read the store: \(error)", path: path)
         }
         guard let main else { throw StoreError(.notADatabase, "no file at this path", path: path) }
+        // A rollback journal that starts with its magic number is hot: the
+        // main file holds part of a write the journal would undo. Reading
+        // the main file alone would show that half; SQLite rolls it back
+        // when the store is next opened for writing.
+        let journalMagic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+        if let journal, journal.count >= 28, Array(journal.prefix(8)) == journalMagic {
+            throw StoreError(.interruptedWrite,
+                             "a rollback journal (-journal) holds an interrupted write; open the store for writing once "
+                             + "(SQLite rolls the write back), or copy it with its -journal and open the copy", path: path)
+        }
         do {
             try self.init(main: main, writeAheadLog: log ?? Data())
         } catch {

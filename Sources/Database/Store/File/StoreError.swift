@@ -12,6 +12,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case notADatabase
         /// The `-wal` file beside the store is damaged beyond its last valid commit.
         case damagedWriteAheadLog
+        /// A rollback journal beside the store holds a write that was
+        /// interrupted: the main file alone is half written.
+        case interruptedWrite
         /// The file is an SQLite database but not in Core Data's layout.
         case notACoreDataStore
         /// The store names an entity, table or column the model does not have.
