@@ -18,11 +18,18 @@ import Testing
         let path = "Documents/state.bin"
         try container.writeAtomically(Self.payload(generation: 0, size: size), to: path)
         var generationsSeen = Set<Substring>()
+        // On a loaded machine the writer may take longer to start than the
+        // 12 ms window, and would then be killed before its first write every
+        // time; each round in which it replaced nothing (the file kept its
+        // inode) waits longer (up to 2 s) before its kill, and a round in
+        // which it wrote resets the wait.
+        var extraWait: UInt32 = 0
         for round in 0..<Self.kills {
+            let inodeBefore = try container.attributes(path).inode
             let writer = try CrashWriter.start(["loop", container.root.path, path, String(size)])
-            // Between 0 and 12 ms: sometimes before the first write, usually
-            // in the middle of one of many.
-            usleep(UInt32.random(in: 0...12_000))
+            // Between 0 and 12 ms past the extra wait: sometimes before the
+            // first write, usually in the middle of one of many.
+            usleep(UInt32.random(in: 0...12_000) + extraWait)
             LibC.kill(writer.processIdentifier)
             writer.waitUntilExit()
             let data = try container.read(path)
@@ -30,6 +37,7 @@ import Testing
             if let line = String(decoding: data.prefix(32), as: UTF8.self).split(separator: "\n").first {
                 generationsSeen.insert(line)
             }
+            extraWait = try container.attributes(path).inode != inodeBefore ? 0 : min(extraWait * 2 + 5_000, 2_000_000)
         }
         // The kills landed at different points of the writer's progress.
         #expect(generationsSeen.count > 1)
