@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import MobileBackup
 import PropertyList
 import Testing
 import TestSupport
@@ -89,5 +90,28 @@ import TestSupport
         let unknown = try SandboxProcess.run(["store", "query", store, "Car", "--where", "colour == 'red'"], in: directory.url, subcommand: nil)
         #expect(unknown.status == 1)
         #expect(unknown.standardError.contains("colour"))
+    }
+
+    /// A Core Data store that went through an iOS backup: written by
+    /// MobileBackup, taken out with `sandbox backup extract`, read as it was.
+    @Test func aStoreExtractedFromABackupReads() throws {
+        let directory = try TemporaryDirectory("store-backup")
+        let fixture = try #require(try FileSystemPaths.readFile(atPath: Self.stores.appendingPathComponent("CoreDataPlus__SampleModel_V1.sqlite").path))
+        try FileSystemPaths.makeDirectories(atPath: directory.path("app/Library/Application Support"))
+        _ = try directory.write(fixture, to: "app/Library/Application Support/Cars.sqlite")
+        let device = BackupDeviceInfo(udid: "00008110-00STORE00000001E", deviceName: "Store iPhone")
+        let backup = directory.url.appendingPathComponent("backups").appendingPathComponent(device.udid)
+        try BackupWriter(directory: backup, device: device, options: BackupOptions(flushesToDisk: false))
+            .backUp([BackupDomainSource(domain: "AppDomain-com.example.cars", root: directory.url.appendingPathComponent("app"))])
+        let extract = try SandboxProcess.run(["backup", "extract", backup.path, "com.example.cars", "out"], in: directory.url, subcommand: nil,
+                                             environment: ["SANDBOX_HOME": directory.path("home")])
+        #expect(extract.status == 0, "\(extract.standardError)")
+        let extracted = directory.path("out/Library/Application Support/Cars.sqlite")
+        let schema = try json(try SandboxProcess.run(["store", "schema", extracted, "--json"], in: directory.url, subcommand: nil))
+        #expect(schema["entities"]?.arrayValue?.compactMap { $0["rows"]?.int64Value } == [125, 10, 5, 20])
+        let count = try SandboxProcess.run(["store", "count", extracted, "Car", "--where", "owner.firstName BEGINSWITH[c] 'b'"],
+                                           in: directory.url, subcommand: nil)
+        #expect(count.status == 0, "\(count.standardError)")
+        #expect(Int(count.output.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 > 0 } == true)
     }
 }
