@@ -80,13 +80,19 @@ struct KilledMigrationTests {
     static func waitForLine(_ prefix: String, in run: Run, timeout: Duration = .seconds(120)) async throws -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
-        while clock.now < deadline {
+        func printed() -> Bool {
             let text = (try? String(contentsOf: run.output, encoding: .utf8)) ?? ""
-            if text.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) }) { return true }
-            if !run.process.isRunning { return false }
+            return text.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) })
+        }
+        while clock.now < deadline {
+            if printed() { return true }
+            // Read once more after it ended: on a loaded machine this task
+            // may be paused between its read and this check for longer than
+            // the whole migration takes.
+            if !run.process.isRunning { return printed() }
             try await Task.sleep(for: .milliseconds(1))
         }
-        return false
+        return printed()
     }
 
     /// A migration of `template` through `modelFiles`, killed `runs` times
