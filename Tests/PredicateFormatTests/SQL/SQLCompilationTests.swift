@@ -17,9 +17,19 @@ import Testing
     }
 
     @Test func foldedContainsPrefoldsTheArgument() throws {
-        let condition = try sql("name CONTAINS[c] %@", "LAMP")
-        #expect(condition.sql == "pf_contains(t0.ZNAME, ?, 1)")
+        let condition = try sql("name CONTAINS[cd] %@", "LÁMP")
+        #expect(condition.sql == "pf_contains(t0.ZNAME, ?, 3)")
         #expect(condition.arguments == ["lamp"])
+    }
+
+    /// `[c]` with an ASCII needle: SQLite's LIKE (no function call) refuses
+    /// most rows first; the needle's `%` and `_` are escaped.
+    @Test func caseInsensitiveASCIIContainsIsPrefilteredByLike() throws {
+        let condition = try sql("name CONTAINS[c] %@", "LAMP_1%")
+        #expect(condition.sql == "((t0.ZNAME LIKE ? ESCAPE '\\') AND pf_contains(t0.ZNAME, ?, 1))")
+        #expect(condition.arguments == [#"%LAMP\_1\%%"#, "lamp_1%"])
+        let kelvin = try sql("name BEGINSWITH[c] %@", "kel")
+        #expect(kelvin.sql == "pf_beginswith(t0.ZNAME, ?, 1)")
     }
 
     @Test func toManyIsAnExistsSubquery() throws {
