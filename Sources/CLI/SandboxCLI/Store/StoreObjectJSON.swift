@@ -54,7 +54,7 @@ struct StoreValueJSON: Encodable {
         case .double(let number): String(number)
         case .decimal(let number): "\(number)"
         case .string(let text): "\"\(text)\""
-        case .date(let date): ISO8601DateFormatter().string(from: date)
+        case .date(let date): date.formatted(.iso8601)
         case .data(let data): "<\(data.count) bytes>"
         case .uuid(let uuid): uuid.uuidString
         case .uri(let url): url.absoluteString

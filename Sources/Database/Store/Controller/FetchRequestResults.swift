@@ -100,7 +100,7 @@ public struct FetchRequestResults: ResultsSource {
         case .integer(let number): String(number)
         case .double(let number): String(number)
         case .decimal(let number): "\(number)"
-        case .date(let date): ISO8601DateFormatter().string(from: date)
+        case .date(let date): date.formatted(.iso8601)
         case .uuid(let uuid): uuid.uuidString
         case .uri(let url): url.absoluteString
         case .data(let data): data.base64EncodedString()

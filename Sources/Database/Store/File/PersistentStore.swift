@@ -45,6 +45,14 @@ public final class PersistentStore: Sendable {
     ///   ``StoreError/Code/damagedWriteAheadLog`` or
     ///   ``StoreError/Code/notACoreDataStore``.
     public static func openReadOnly(atPath path: String, model: ObjectModel) throws(StoreError) -> PersistentStore {
+        let queue = try imageConnection(atPath: path)
+        let layout = try reconciledLayout(model: model, database: queue, path: path)
+        return PersistentStore(path: path, layout: layout, isReadOnly: true, database: queue)
+    }
+
+    /// An in-memory connection holding the store's image (the main file
+    /// with its `-wal`'s committed frames), checked to be readable by SQLite.
+    static func imageConnection(atPath path: String) throws(StoreError) -> DatabaseQueue {
         let image = try DatabaseImage(readingStoreAt: path)
         let queue: DatabaseQueue
         do {
@@ -62,8 +70,7 @@ public final class PersistentStore: Sendable {
         } catch {
             throw StoreError(.notADatabase, "SQLite cannot read the file: \(error)", path: path)
         }
-        let layout = try reconciledLayout(model: model, database: queue, path: path)
-        return PersistentStore(path: path, layout: layout, isReadOnly: true, database: queue)
+        return queue
     }
 
     /// Opens an existing store for reading and writing, in WAL mode with a

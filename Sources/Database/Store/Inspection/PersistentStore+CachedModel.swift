@@ -22,23 +22,18 @@ extension PersistentStore {
     public static func openReadOnly(atPath path: String, model given: ObjectModel? = nil)
         throws(StoreError) -> (store: PersistentStore, metadata: StoreMetadata?, modelOrigin: ModelOrigin)
     {
-        let image = try DatabaseImage(readingStoreAt: path)
-        let queue: DatabaseQueue
+        let queue = try imageConnection(atPath: path)
         let contents: (cache: Data?, metadata: Data?)
         do {
-            queue = try DatabaseQueue(configuration: connectionConfiguration())
             contents = try queue.inDatabase { db in
-                try image.deserialize(into: db)
                 let cache = try db.tableExists("Z_MODELCACHE")
                     ? try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") : nil
                 let metadata = try db.tableExists("Z_METADATA")
                     ? try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") : nil
                 return (cache, metadata)
             }
-        } catch let error as StoreError {
-            throw error.at(path: path)
         } catch {
-            throw StoreError(.notADatabase, "SQLite cannot read the file: \(error)", path: path)
+            throw StoreError(.notACoreDataStore, "cannot read Z_MODELCACHE or Z_METADATA: \(error)", path: path)
         }
         let metadata = contents.metadata.flatMap { try? StoreMetadata(propertyList: $0) }
         let model: ObjectModel
