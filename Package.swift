@@ -43,6 +43,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
     ],
     targets: [
         .target(
@@ -219,6 +222,45 @@ let package = Package(
             path: "Sources/System/Device"
         ),
         .target(
+            // What the device and the iCloud backup service say to each
+            // other (Codable, no NIO), and the chunk ids both agree on.
+            name: "CloudProtocol",
+            path: "Sources/Cloud/CloudProtocol"
+        ),
+        .target(
+            // The iCloud backup service: accounts, device tokens, the quota
+            // and deduplication in a transactional ledger (SQLite or
+            // PostgreSQL), encrypted chunks in a chunk store (a directory or
+            // OpenStack Swift), served by Hummingbird.
+            name: "CloudService",
+            dependencies: [
+                "CloudProtocol", "FileSystem",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Sources/Cloud/CloudService"
+        ),
+        .target(
+            // The device side of iCloud backup: what goes into a snapshot
+            // (MobileBackup's rules, through Device), chunking and
+            // encryption with keys from the account password, upload with
+            // resume, restore and export.
+            name: "CloudBackup",
+            dependencies: [
+                "CloudProtocol", "Device", "MobileBackup", "NetworkConditions", "FileSystem",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Sources/Cloud/CloudBackup"
+        ),
+        .target(
             name: "SandboxCLI",
             dependencies: [
                 "PropertyList",
@@ -236,6 +278,9 @@ let package = Package(
                 "ContentServer",
                 "Store",
                 "PredicateFormat",
+                "CloudProtocol",
+                "CloudService",
+                "CloudBackup",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -455,6 +500,28 @@ let package = Package(
             dependencies: ["TestSupport", "SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup",
                            "NetworkConditions", "FileSystem"],
             path: "Tests/SandboxCLITests"
+        ),
+            .testTarget(
+            // The iCloud backup service on its embedded default (a directory
+            // and SQLite): accounts, authorization on every endpoint, the
+            // quota under concurrent uploads from two server processes,
+            // deduplication, the per-app toggle and garbage collection,
+            // interrupted uploads, restore and export.
+            name: "CloudTests",
+            dependencies: ["TestSupport", "CloudProtocol", "CloudService", "CloudBackup", "Device", "MobileBackup", "Keychain",
+                           "FileSystem", "sandbox",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Tests/CloudTests"
+        ),
+        .testTarget(
+            // The same service on the distributed stack (a three-node
+            // OpenStack Swift ring and PostgreSQL, started by
+            // scripts/distributed-stack): heavy, so in a target of its own.
+            name: "CloudDistributedTests",
+            dependencies: ["TestSupport", "CloudProtocol", "CloudService", "CloudBackup", "Device", "FileSystem", "sandbox",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Tests/CloudDistributedTests"
         ),
     ]
 )
