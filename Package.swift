@@ -235,6 +235,7 @@ let package = Package(
             name: "CloudService",
             dependencies: [
                 "CloudProtocol", "FileSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -71,9 +71,14 @@ public struct LedgerDialect: Sendable, Hashable {
     /// row for the rest of the transaction: `FOR UPDATE`, or nothing on
     /// SQLite, whose write transactions already exclude each other.
     public var lockAccountRowSuffix: String
+    /// A statement that makes concurrent schema creation by several
+    /// processes take turns (PostgreSQL's `CREATE TABLE IF NOT EXISTS` is
+    /// not safe against itself), or nil where the write lock already does.
+    public var schemaLockStatement: String?
 
     public static let sqlite = LedgerDialect(blobType: "BLOB", autoIncrementPrimaryKey: "INTEGER PRIMARY KEY AUTOINCREMENT",
-                                             lockAccountRowSuffix: "")
+                                             lockAccountRowSuffix: "", schemaLockStatement: nil)
     public static let postgres = LedgerDialect(blobType: "BYTEA", autoIncrementPrimaryKey: "BIGSERIAL PRIMARY KEY",
-                                               lockAccountRowSuffix: "FOR UPDATE")
+                                               lockAccountRowSuffix: "FOR UPDATE",
+                                               schemaLockStatement: "SELECT pg_advisory_xact_lock(1717)")
 }

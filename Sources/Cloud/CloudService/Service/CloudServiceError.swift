@@ -1,0 +1,63 @@
+import CloudProtocol
+
+/// A request the service refuses or cannot serve: a stable code (which
+/// fixes the HTTP status), a sentence, and the figures a device needs.
+public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        case badRequest, unauthorized, notFound, conflict, quotaExceeded, tooLarge, missingChunks, unavailable, `internal`
+
+        /// The HTTP status the code is answered with.
+        public var status: Int {
+            switch self {
+            case .badRequest: 400
+            case .unauthorized: 401
+            case .notFound: 404
+            case .conflict, .missingChunks: 409
+            case .tooLarge: 413
+            case .quotaExceeded: 507
+            case .unavailable: 503
+            case .internal: 500
+            }
+        }
+    }
+
+    public var code: Code
+    public var message: String
+    public var usedBytes: Int64?
+    public var quotaBytes: Int64?
+    public var neededBytes: Int64?
+    public var missing: [ChunkID]?
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The refusal of an upload that would pass the quota.
+    public static func quotaExceeded(used: Int64, quota: Int64, needed: Int64) -> CloudServiceError {
+        var error = CloudServiceError(.quotaExceeded, "iCloud storage is full: \(used) of \(quota) bytes used, "
+                                      + "and this upload needs \(needed) more; the last snapshot is kept")
+        error.usedBytes = used
+        error.quotaBytes = quota
+        error.neededBytes = needed
+        return error
+    }
+
+    /// A storage failure, as the device should see it: the engine is
+    /// unavailable (retry later) or something is wrong on the server.
+    public init(_ error: CloudStorageError) {
+        switch error.code {
+        case .unavailable, .full: self.init(.unavailable, "storage is unavailable: \(error.description)")
+        case .notFound: self.init(.notFound, error.description)
+        default: self.init(.internal, "storage failed: \(error.description)")
+        }
+    }
+
+    /// The JSON body the service answers with.
+    public var body: ServiceErrorBody {
+        ServiceErrorBody(code: code.rawValue, message: message, usedBytes: usedBytes, quotaBytes: quotaBytes,
+                         neededBytes: neededBytes, missing: missing)
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
