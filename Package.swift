@@ -245,7 +245,10 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            path: "Sources/Cloud/CloudService"
+            path: "Sources/Cloud/CloudService",
+            // The API's description, served at /openapi.yaml and read by the
+            // schemathesis fuzz test.
+            resources: [.embedInCode("openapi.yaml")]
         ),
         .target(
             // The device side of iCloud backup: what goes into a snapshot

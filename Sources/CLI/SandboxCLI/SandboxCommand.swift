@@ -13,7 +13,7 @@ public struct SandboxCommand: AsyncParsableCommand {
         subcommands: [PlistCommand.self, ArchiveCommand.self, KeychainCommand.self, DefaultsCommand.self,
                       DeviceCommand.self, InstallCommand.self, UpdateCommand.self, UninstallCommand.self,
                       ListAppsCommand.self, ContainerCommand.self, PurgeCommand.self, MigrateCommand.self,
-                      LaunchCommand.self, TerminateCommand.self, NetworkCommand.self, CacheCommand.self, BackupCommand.self, StoreCommand.self,
+                      LaunchCommand.self, TerminateCommand.self, NetworkCommand.self, CacheCommand.self, BackupCommand.self, StoreCommand.self, CloudCommand.self,
                       DemoCommand.self]
     )
 
