@@ -258,6 +258,7 @@ let package = Package(
             name: "CloudBackup",
             dependencies: [
                 "CloudProtocol", "Device", "MobileBackup", "NetworkConditions", "FileSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

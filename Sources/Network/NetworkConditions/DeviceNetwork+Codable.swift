@@ -1,6 +1,6 @@
 extension DeviceNetwork {
     enum CodingKeys: String, CodingKey {
-        case wifiEnabled, cellularEnabled, airplaneMode, wifiReenabledInAirplaneMode, locked, wifiTimer, clock
+        case wifiEnabled, cellularEnabled, airplaneMode, wifiReenabledInAirplaneMode, locked, onPower, wifiTimer, clock
     }
 
     /// Decodes stored conditions. A record that says Wi-Fi was turned back
@@ -14,6 +14,8 @@ extension DeviceNetwork {
         let reenabled = try container.decode(Bool.self, forKey: .wifiReenabledInAirplaneMode)
         wifiReenabledInAirplaneMode = airplaneMode && reenabled
         locked = try container.decode(Bool.self, forKey: .locked)
+        // Conditions stored before the power state existed: not on power.
+        onPower = try container.decodeIfPresent(Bool.self, forKey: .onPower) ?? false
         wifiTimer = try container.decode(WiFiPowerTimer.self, forKey: .wifiTimer)
         clock = try container.decode(NetworkClock.self, forKey: .clock)
     }

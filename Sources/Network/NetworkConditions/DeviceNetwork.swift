@@ -29,6 +29,9 @@ public struct DeviceNetwork: Codable, Sendable, Equatable, Hashable {
     public internal(set) var wifiReenabledInAirplaneMode: Bool
     /// Whether the screen is locked: a locked device has no Wi-Fi connection.
     public internal(set) var locked: Bool
+    /// Whether the device is connected to power (iCloud backup runs only
+    /// then; see ``cloudBackupBlocker``).
+    public internal(set) var onPower: Bool = false
     /// The 30-minute Wi-Fi power timer.
     public internal(set) var wifiTimer: WiFiPowerTimer
     /// The time the conditions run on.
@@ -102,6 +105,22 @@ public struct DeviceNetwork: Codable, Sendable, Equatable, Hashable {
     /// apps that require persistent Wi-Fi hold it again.
     public mutating func setLocked(_ on: Bool) {
         locked = on
+    }
+
+    /// Connects the device to power or disconnects it.
+    public mutating func setPower(_ on: Bool) {
+        onPower = on
+    }
+
+    /// Why iCloud backup would not start now, or nil when it would: iOS
+    /// backs up when the device is locked, connected to power and on Wi-Fi
+    /// (a device on power keeps its Wi-Fi connection while locked, so the
+    /// lock and the power timer do not take Wi-Fi away here).
+    public var cloudBackupBlocker: String? {
+        if !wifiRadioOn { return airplaneMode ? "airplane mode is on and Wi-Fi is off" : "Wi-Fi is off" }
+        if !locked { return "the device is not locked" }
+        if !onPower { return "the device is not connected to power" }
+        return nil
     }
 
     /// Moves the clock forward by `seconds` (see ``NetworkClock/advance(by:)``).

@@ -32,6 +32,9 @@ struct NetworkSetCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Lock or unlock the device.", valueName: "on|off"))
     var lock: Toggle?
 
+    @Option(help: ArgumentHelp("Connect the device to power or disconnect it (iCloud backup runs on power).", valueName: "on|off"))
+    var power: Toggle?
+
     @Option(help: ArgumentHelp("Move the network clock forward by this many seconds (30 minutes: 1800).",
                                valueName: "seconds"))
     var advance: Double?
@@ -39,8 +42,8 @@ struct NetworkSetCommand: ParsableCommand {
     @OptionGroup var options: DeviceOptions
 
     func validate() throws {
-        if wifi == nil, cellular == nil, airplane == nil, lock == nil, advance == nil {
-            throw ValidationError("Nothing to set: give --wifi, --cellular, --airplane, --lock or --advance.")
+        if wifi == nil, cellular == nil, airplane == nil, lock == nil, power == nil, advance == nil {
+            throw ValidationError("Nothing to set: give --wifi, --cellular, --airplane, --lock, --power or --advance.")
         }
         if let advance, !(advance.isFinite && advance >= 0) {
             throw ValidationError("--advance takes a number of seconds, 0 or more (got \(advance)).")
@@ -54,6 +57,7 @@ struct NetworkSetCommand: ParsableCommand {
                 if let wifi { network.setWiFi(wifi.isOn) }
                 if let cellular { network.setCellular(cellular.isOn) }
                 if let lock { network.setLocked(lock.isOn) }
+                if let power { network.setPower(power.isOn) }
                 if let advance { try network.advance(by: advance) }
                 return network
             }

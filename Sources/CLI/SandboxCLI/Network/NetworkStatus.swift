@@ -31,6 +31,8 @@ struct NetworkStatus: Encodable {
     var cellular: Cellular
     var airplaneMode: Bool
     var locked: Bool
+    /// Connected to power (iCloud backup runs locked, on power, on Wi-Fi).
+    var onPower: Bool
     /// `wifi` or `cellular`; absent when there is no route.
     var route: NetworkRoute?
     /// Why there is no route; absent when there is one.
@@ -47,6 +49,7 @@ struct NetworkStatus: Encodable {
         cellular = Cellular(enabled: network.cellularEnabled, radioOn: network.cellularRadioOn)
         airplaneMode = network.airplaneMode
         locked = network.locked
+        onPower = network.onPower
         switch network.route(at: now) {
         case .success(let route): self.route = route
         case .failure(let outage): unavailable = outage
@@ -60,6 +63,7 @@ struct NetworkStatus: Encodable {
         lines.append("Cellular data: \(cellular.enabled ? (cellular.radioOn ? "on" : "on (off in airplane mode)") : "off")")
         lines.append("Airplane mode: \(airplaneMode ? "on" : "off")")
         lines.append("Locked: \(locked ? "yes" : "no")")
+        lines.append("Power: \(onPower ? "connected" : "not connected")")
         if let route {
             lines.append("Route: \(route == .wifi ? "Wi-Fi" : "cellular")")
         } else if let unavailable {

@@ -23,11 +23,14 @@ extension BackupRestorer {
     /// - Throws: `MobileBackupError` `passwordRequired` when the backup is
     ///   encrypted and no password is given, `wrongPassword` when the
     ///   password does not open the keychain export.
-    public func restoreKeychain(into keychain: Keychain, sameDevice: Bool, password: String?) throws -> KeychainRestoreOutcome {
+    public func restoreKeychain(into keychain: Keychain, sameDevice: Bool, password: String?,
+                                sealedWithPassword: Bool = false) throws -> KeychainRestoreOutcome {
         guard let record = reader.record(domain: Self.keychainDomain, relativePath: Self.keychainFile), record.kind == .file else {
             return .notInBackup
         }
-        let encrypted = reader.info.isEncrypted
+        // A plain backup's export is sealed to its device, unless the
+        // caller says a password sealed it (iCloud's plain snapshots).
+        let encrypted = reader.info.isEncrypted || sealedWithPassword
         if !encrypted && !sameDevice { return .skippedOnAnotherDevice }
         if encrypted && password == nil {
             throw MobileBackupError(.passwordRequired, domain: Self.keychainDomain, relativePath: Self.keychainFile,

@@ -26,6 +26,13 @@ extension Device {
     /// `password` also encrypts the whole backup, with iOS's key-derivation
     /// cost unless `keyDerivation` says otherwise (tests use a cheap one).
     ///
+    /// iCloud backup passes `keychainPassword` instead: the backup itself
+    /// stays plain (the service's transport encrypts every chunk, and plain
+    /// payloads deduplicate between devices), while the keychain export is
+    /// sealed with it as in a password-protected backup, so it restores onto
+    /// a new device that knows the account. `excludingApps` leaves apps out
+    /// (iCloud's per-app switch).
+    ///
     /// Every container is walked from its root held open, and every file is
     /// read beneath it without following links and only if it is still the
     /// file the walk saw (device, inode, kind): an app that swaps a file for
@@ -44,9 +51,10 @@ extension Device {
     ///   backup cannot be written.
     @discardableResult
     public func backUp(to directory: URL = Device.backupsDirectory(), password: String? = nil,
-                       keyDerivation: BackupKeyDerivation = .iOS,
+                       keyDerivation: BackupKeyDerivation = .iOS, keychainPassword: String? = nil,
+                       excludingApps excluded: Set<String> = [],
                        progress: (@Sendable (BackupProgress) -> Void)? = nil) throws -> BackupSummary {
-        let apps = try installedApps()
+        let apps = try installedApps().filter { !excluded.contains($0.bundleID) }
         for app in apps where isRunning(app.bundleID) {
             throw DeviceError(.appRunning, bundleID: app.bundleID,
                               "\(app.bundleID) is running; terminate it before you back up the device")
@@ -68,7 +76,7 @@ extension Device {
             })
         }
         let export: Data
-        do { export = try keychain.exportBackup(password: password) } catch {
+        do { export = try keychain.exportBackup(password: password ?? keychainPassword) } catch {
             throw DeviceError.wrapping(error, path: layout.keychains.path, "export the keychain for a backup")
         }
         sources.append(BackupDomainSource(domain: BackupRestorer.keychainDomain, root: nil, extraFiles: [
@@ -122,7 +130,11 @@ extension Device {
 
     /// Restores an opened backup (see ``restore(from:password:force:progress:)-(URL,_,_,_)``);
     /// `password` also opens its keychain export.
-    public func restore(from reader: BackupReader, password: String? = nil, force: Bool = false,
+    ///
+    /// `keychainPassword` opens a keychain export sealed with a password in
+    /// a plain backup (iCloud's, see
+    /// ``backUp(to:password:keyDerivation:keychainPassword:excludingApps:progress:)``).
+    public func restore(from reader: BackupReader, password: String? = nil, keychainPassword: String? = nil, force: Bool = false,
                         progress: ((Int64) -> Void)? = nil) throws -> DeviceRestoreReport {
         let restorer = BackupRestorer(reader, force: force)
         // Before anything is touched: an unfinished snapshot is refused unless forced.
@@ -152,7 +164,8 @@ extension Device {
                                                         progress: progress))
         }
         let sameDevice = restorer.reader.info.device.udid.caseInsensitiveCompare(identity.udid) == .orderedSame
-        report.keychain = try restorer.restoreKeychain(into: keychain, sameDevice: sameDevice, password: password)
+        report.keychain = try restorer.restoreKeychain(into: keychain, sameDevice: sameDevice, password: password ?? keychainPassword,
+                                                       sealedWithPassword: keychainPassword != nil)
         return report
     }
 

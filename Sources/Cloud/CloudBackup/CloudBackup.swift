@@ -1,1 +1,0 @@
-// The device side of iCloud backup.
