@@ -17,5 +17,6 @@ struct CloudCommand: AsyncParsableCommand {
               sandbox cloud apps com.example.Possessions --off
               sandbox cloud restore --device iPad
             """,
-        subcommands: [CloudServeCommand.self])
+        subcommands: [CloudServeCommand.self, CloudSignInCommand.self, CloudBackupCommand.self, CloudRestoreCommand.self,
+                      CloudStatusCommand.self, CloudAppsCommand.self])
 }
