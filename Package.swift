@@ -515,7 +515,9 @@ let package = Package(
             name: "CloudTests",
             dependencies: ["TestSupport", "CloudProtocol", "CloudService", "CloudBackup", "Device", "MobileBackup", "Keychain",
                            "FileSystem", "sandbox",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Logging", package: "swift-log")],
             path: "Tests/CloudTests"
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import CloudService
 import Device
 import Foundation
 import Keychain
+import Logging
 import TestSupport
 
 /// An embedded iCloud backup service on loopback, in-process, and devices
@@ -17,8 +18,10 @@ final class CloudFixture: @unchecked Sendable {
 
     init(_ label: String = "cloud", quota: Int64 = CloudLimits.defaultQuotaBytes, sessionLifetime: Int64 = 3600) async throws {
         temp = try TemporaryDirectory(label)
+        var logger = Logger(label: "sandbox-cloud-test")
+        logger.logLevel = .critical
         let service = try await CloudService.open(.embedded(directory: temp.path("service")), defaultQuota: quota,
-                                                  sessionLifetime: sessionLifetime, adminToken: Self.adminToken)
+                                                  sessionLifetime: sessionLifetime, adminToken: Self.adminToken, logger: logger)
         server = try await CloudServer.start(service, gcInterval: nil)
     }
 

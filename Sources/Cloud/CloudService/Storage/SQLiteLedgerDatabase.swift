@@ -46,7 +46,7 @@ public final class SQLiteLedgerDatabase: LedgerDatabase, @unchecked Sendable {
                 result = try await body(transaction)
                 try await transaction.run("COMMIT")
             } catch {
-                try? await transaction.run("ROLLBACK")
+                transaction.rollBack()
                 throw error
             }
             await turn.pass()
@@ -82,6 +82,15 @@ struct SQLiteLedgerTransaction: LedgerTransaction {
 
     func run(_ sql: String) async throws(CloudStorageError) {
         try await execute(sql, [])
+    }
+
+    /// Rolls the transaction back, synchronously: GRDB's asynchronous
+    /// accesses give up when the task is cancelled, and a rollback that gave
+    /// up would leave the transaction open under the next one.
+    func rollBack() {
+        try? queue.writeWithoutTransaction { db in
+            if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+        }
     }
 
     @discardableResult

@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+
+/// `sandbox cloud serve` as a real child process, stopped by its PID.
+final class ServiceProcess: @unchecked Sendable {
+    let process: Process
+    let port: Int
+    var url: String { "http://127.0.0.1:\(port)/" }
+    var pid: Int32 { process.processIdentifier }
+
+    struct Started: Decodable {
+        var url: String
+        var port: Int
+    }
+
+    /// Starts a server on `directory` (the embedded default), on `port` (0: any).
+    init(directory: String, port: Int = 0, quota: Int64? = nil, sessionLifetime: Int64? = nil, extra: [String] = []) throws {
+        guard let sandbox = BuiltExecutable.locate("sandbox") else { throw ServiceProcessError(message: "the sandbox executable is not built") }
+        var arguments = ["cloud", "serve", "--port", "\(port)", "--json", "--directory", directory, "--admin-token", CloudFixture.adminToken,
+                         "--gc-interval", "0", "--log-level", "critical"]
+        if let quota { arguments += ["--default-quota", "\(quota)"] }
+        if let sessionLifetime { arguments += ["--session-lifetime", "\(sessionLifetime)"] }
+        let pipe = Pipe()
+        process = try ChildProcess.start(sandbox, arguments + extra, output: pipe)
+        // The first line is the JSON object `serve --json` prints once it listens.
+        var buffer = Data()
+        let deadline = Date().addingTimeInterval(60)
+        while !buffer.contains(UInt8(ascii: "}")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty {
+                guard process.isRunning, Date() < deadline else {
+                    throw ServiceProcessError(message: "the server did not start: \(String(decoding: buffer, as: UTF8.self))")
+                }
+                continue
+            }
+            buffer.append(chunk)
+        }
+        guard let end = buffer.firstIndex(of: UInt8(ascii: "}")),
+              let started = try? JSONDecoder().decode(Started.self, from: buffer[...end]) else {
+            throw ServiceProcessError(message: "unexpected first line: \(String(decoding: buffer, as: UTF8.self))")
+        }
+        self.port = started.port
+    }
+
+    /// Kills the server at once (a crash) and waits for it.
+    func kill() {
+        guard process.isRunning else { return }
+        Foundation.kill(pid, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Stops the server (SIGTERM) and waits for it.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { kill() }
+}
+
+struct ServiceProcessError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
