@@ -4,7 +4,10 @@ import Foundation
 
 /// The text the cloud commands print for people.
 enum CloudText {
-    static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
+    /// Bytes for people: kB below a megabyte, MB above.
+    static func megabytes(_ bytes: Int64) -> String {
+        bytes < 1_000_000 ? String(format: "%.1f kB", Double(bytes) / 1e3) : String(format: "%.1f MB", Double(bytes) / 1e6)
+    }
 
     static func backup(_ report: CloudBackupReport) -> String {
         var lines = ["Snapshot \(report.snapshot.snapshotID): \(report.files) files, \(megabytes(report.bytes)) in \(report.chunks) chunks"]

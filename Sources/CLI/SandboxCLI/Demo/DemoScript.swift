@@ -45,7 +45,7 @@ struct DemoScript {
     mutating func run() async throws {
         // Each run starts from fresh devices, so the story is the same every
         // time; the previous run's backup goes with its device.
-        var stale = [firstDeviceURL, secondDeviceURL, stagingURL]
+        var stale = [firstDeviceURL, secondDeviceURL, stagingURL, cloudServiceURL]
         if let previous = try? Device.open(at: firstDeviceURL) {
             stale.append(backupsURL.appendingPathComponent(previous.identity.udid, isDirectory: true))
         }
@@ -80,6 +80,7 @@ struct DemoScript {
         try await airplaneMode(on: device)
         try update(device)
         try restoreOntoSecondDevice()
+        try await backUpToICloud()
 
         narrator.write("")
         narrator.write("Done. Inspect what the demo left:")
