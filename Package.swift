@@ -443,6 +443,13 @@ let package = Package(
             path: "Tests/MobileBackupTests"
         ),
         .executableTarget(
+            // Issue 17: 50 devices backing up at once, an incremental backup
+            // and a restore, beside restic on the same storage.
+            name: "cloud-benchmark",
+            dependencies: ["CloudBackup", "CloudService", "CloudProtocol", "Device", "FileSystem", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/CloudBenchmark"
+        ),
+        .executableTarget(
             // Issue 16: fetch, controller and save on 1,000,000 rows against
             // hand-written GRDB.
             name: "store-benchmark",

@@ -131,9 +131,15 @@ extension FileDescriptor {
         }
     }
 
-    /// Maps `size` bytes read-only; the `Data` unmaps when released.
+    /// Maps `size` bytes privately; the `Data` unmaps when released.
+    ///
+    /// The pages are writable and copy-on-write (`MAP_PRIVATE`): a `Data`
+    /// that owns its bytes may be mutated in place by its holder
+    /// (`replaceSubrange` on a uniquely referenced value does), and a
+    /// read-only mapping would crash that holder, while a private writable
+    /// one gives the writer its own copy of the page and never reaches the file.
     public func map(size: Int) throws(FileSystemError) -> Data {
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, rawValue, 0),
+        guard let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, rawValue, 0),
               address != UnsafeMutableRawPointer(bitPattern: -1) else {
             throw FileSystemError(currentErrno, "map", path: "")
         }
