@@ -13,6 +13,8 @@ import PackageDescription
 //   Backup:    MobileBackup (the format; no Container, no Keychain)
 //   Network:   NetworkConditions (the device's radio conditions; no NIO)
 //   System:    Launch, Device
+//   Cloud:     CloudProtocol (wire types), CloudService (the iCloud backup
+//              service), CloudBackup (the device side)
 //   CLI:       SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
 // The graph is drawn once, in docs/ARCHITECTURE.md.
 let package = Package(
