@@ -18,8 +18,8 @@ public struct CloudClient: Sendable {
     /// Attempts for an idempotent request.
     public var attempts = 6
 
-    /// A client on a shared HTTP client (the caller shuts it down).
-    public init(baseURL: String, token: String? = nil, http: HTTPClient = .shared) {
+    /// A client on an HTTP client (by default ``processClient``).
+    public init(baseURL: String, token: String? = nil, http: HTTPClient = CloudClient.processClient) {
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.token = token
         self.http = http
@@ -83,6 +83,19 @@ public struct CloudClient: Sendable {
     public func chunk(_ id: ChunkID) async throws(CloudBackupError) -> [UInt8] {
         try await sendRaw(.GET, "v1/chunks/\(id.hex)", body: nil, contentType: nil, idempotent: true)
     }
+
+    /// The process's HTTP client for the service: a connection that cannot
+    /// be made fails at once (after a 5-second connect timeout), so this
+    /// client's own retries, with backoff, decide how long a device waits
+    /// for a server that is down; AsyncHTTPClient's default would retry
+    /// connecting until each request's deadline. A data read that stalls
+    /// for 60 seconds fails too. Process-wide, so it never needs a shutdown.
+    public static let processClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(5), read: .seconds(60)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 
     // MARK: Transport
 
