@@ -62,6 +62,25 @@ import Testing
         #expect(try Self.services(tablet) == ["sync"])
     }
 
+    @Test func theSameDeviceGetsItsOwnSnapshotBackWithItsThisDeviceOnlyItemsUntouched() async throws {
+        let cloud = try await CloudFixture("cloud-same-device")
+        defer { Task { await cloud.stop() } }
+        let phone = try cloud.device("phone")
+        let library = CloudFixture.bytes(100_000, seed: 3)
+        try Self.populate(phone, documents: library)
+        let account = try await cloud.signIn(phone, account: "ivy", create: true)
+        _ = try await CloudBackup.backUp(device: phone, account: account, now: true)
+        let container = try phone.app("com.example.notes").dataContainer()
+        try container.removeItem("Documents/library.bin")
+        try container.writeAtomically(Data("later".utf8), to: "Documents/later.txt")
+        let report = try await CloudRestore.restore(device: phone, account: account)
+        #expect(report.sourceUDID == phone.identity.udid)
+        #expect(try container.read("Documents/library.bin") == library)
+        // A full restore: what the snapshot does not hold is gone.
+        #expect(!container.fileExists("Documents/later.txt"))
+        #expect(try Self.services(phone) == ["sync", "device"])
+    }
+
     @Test func iOSWaitsForLockPowerAndWiFiUnlessNow() async throws {
         let cloud = try await CloudFixture("cloud-conditions")
         defer { Task { await cloud.stop() } }
