@@ -57,7 +57,8 @@ private func exerciseValues(_ database: any LedgerDatabase) async throws {
     // The empty blob stays a blob, distinct from null.
     let emptyBlob = try await database.run("SELECT bytes FROM exercise_values WHERE number = ?", .integer(0))
     #expect(emptyBlob == [[.blob([])]])
-    let nulls = try await database.run("SELECT COUNT(*) FROM exercise_values WHERE number IS NULL AND words IS NULL AND bytes IS NULL")
+    let nulls = try await database.run(
+        "SELECT COUNT(*) FROM exercise_values WHERE number IS NULL AND words IS NULL AND bytes IS NULL")
     #expect(nulls == [[.integer(1)]])
 }
 
@@ -140,7 +141,8 @@ func exerciseLockedIncrements(_ database: any LedgerDatabase, tasks: Int, increm
                         let value = rows.first?.first?.integer ?? 0
                         // Give the other tasks every chance to interleave.
                         await Task.yield()
-                        try await tx.execute("UPDATE exercise_counter SET value = ? WHERE id = ?", .integer(value + 1), .integer(1))
+                        try await tx.execute("UPDATE exercise_counter SET value = ? WHERE id = ?",
+                                             .integer(value + 1), .integer(1))
                     }
                 }
             }

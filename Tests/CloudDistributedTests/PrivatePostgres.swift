@@ -121,10 +121,11 @@ final class PrivatePostgres: Sendable {
         let name = "\(label)_\(UUID().uuidString.prefix(8).lowercased())"
         let configuration = PostgresConnection.Configuration(
             host: "127.0.0.1", port: port, username: Self.user, password: password, database: "postgres", tls: .disable)
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "private-postgres"))
+        let logger = Logger(label: "private-postgres")
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         do {
             // CREATE DATABASE cannot run in a transaction, so not through the ledger.
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""), logger: Logger(label: "private-postgres"))
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""), logger: logger)
             try await connection.close()
         } catch {
             try? await connection.close()
@@ -158,7 +159,8 @@ final class PrivatePostgres: Sendable {
     /// and throws with its standard error when it fails.
     @discardableResult
     private static func run(_ path: String, _ arguments: [String], as user: String? = nil) throws -> ChildProcess.Result {
-        let (executable, fullArguments) = user.map { ("/usr/sbin/runuser", ["-u", $0, "--", path] + arguments) } ?? (path, arguments)
+        let (executable, fullArguments) = user.map { ("/usr/sbin/runuser", ["-u", $0, "--", path] + arguments) }
+            ?? (path, arguments)
         let result = try ChildProcess.run(URL(fileURLWithPath: executable), fullArguments, in: URL(fileURLWithPath: "/"))
         guard result.status == 0 else {
             throw PrivatePostgresError("\(path) \(arguments.joined(separator: " ")) failed (\(result.status)): "

@@ -30,6 +30,7 @@ extension LedgerValue {
             self = .null
             return
         }
+        let column = "column \(cell.columnIndex + 1) '\(cell.columnName)'"
         do {
             switch cell.dataType {
             case .int8: self = .integer(try cell.decode(Int64.self))
@@ -40,8 +41,7 @@ extension LedgerValue {
                 let decimal = try cell.decode(Decimal.self)
                 // Decimal's description of a whole number is its digits.
                 guard let integer = Int64(decimal.description) else {
-                    throw CloudStorageError(.protocolError, operation,
-                                            "column \(cell.columnIndex + 1) '\(cell.columnName)' is NUMERIC \(decimal), not a 64-bit integer")
+                    throw CloudStorageError(.protocolError, operation, "\(column) is NUMERIC \(decimal), not a 64-bit integer")
                 }
                 self = .integer(integer)
             case .text, .varchar, .bpchar, .name: self = .text(try cell.decode(String.self))
@@ -50,13 +50,13 @@ extension LedgerValue {
                 self = .blob(Array(buffer.readableBytesView))
             default:
                 throw CloudStorageError(.protocolError, operation,
-                                        "column \(cell.columnIndex + 1) '\(cell.columnName)' has type \(cell.dataType), which the ledger does not read")
+                                        "\(column) has type \(cell.dataType), which the ledger does not read")
             }
         } catch let error as CloudStorageError {
             throw error
         } catch {
             throw CloudStorageError(.protocolError, operation,
-                                    "column \(cell.columnIndex + 1) '\(cell.columnName)' of type \(cell.dataType) could not be decoded: \(String(reflecting: error))")
+                                    "\(column) of type \(cell.dataType) could not be decoded: \(String(reflecting: error))")
         }
     }
 }

@@ -65,9 +65,11 @@ struct PostgresFailure: Error, Sendable {
         case .queryCancelled:
             self.init(error: CloudStorageError(.unavailable, operation, "cancelled"))
         case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
-            self.init(error: CloudStorageError(.refused, operation, "\(endpoint) refused the authentication: \(error.code)\(underlying)"))
+            let detail = "\(endpoint) refused the authentication: \(error.code)\(underlying)"
+            self.init(error: CloudStorageError(.refused, operation, detail))
         case .sslUnsupported:
-            self.init(error: CloudStorageError(.refused, operation, "\(endpoint) does not offer TLS, which the configuration requires"))
+            let detail = "\(endpoint) does not offer TLS, which the configuration requires"
+            self.init(error: CloudStorageError(.refused, operation, detail))
         default:
             self.init(error: CloudStorageError(.protocolError, operation, "\(error.code)\(underlying)"))
         }

@@ -89,8 +89,8 @@ public struct PostgresLedgerConfiguration: Sendable, Hashable, CustomStringConve
             throw PostgresLedgerURLError(.malformed, text, "not a URL")
         }
         guard let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql" else {
-            throw PostgresLedgerURLError(.unsupportedScheme, text,
-                                         "the scheme is \(components.scheme.map { "'\($0)'" } ?? "missing"); expected postgres:// or postgresql://")
+            let found = components.scheme.map { "'\($0)'" } ?? "missing"
+            throw PostgresLedgerURLError(.unsupportedScheme, text, "the scheme is \(found); expected postgres:// or postgresql://")
         }
         // URLComponents keeps IPv6 literals in brackets on some platforms.
         let host = (components.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))

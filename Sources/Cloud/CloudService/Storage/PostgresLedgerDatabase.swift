@@ -229,8 +229,8 @@ extension PostgresLedgerDatabase {
             case .prefer: connectionConfiguration.tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
             case .require: connectionConfiguration.tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
             }
-            connectionConfiguration.options.connectTimeout = .nanoseconds(Int64(configuration.connectTimeout.components.seconds) * 1_000_000_000
-                + configuration.connectTimeout.components.attoseconds / 1_000_000_000)
+            let (seconds, attoseconds) = configuration.connectTimeout.components
+            connectionConfiguration.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
             let connection = try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
             try? await connection.close()
             return nil

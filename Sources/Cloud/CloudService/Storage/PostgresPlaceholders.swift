@@ -28,7 +28,8 @@ enum PostgresPlaceholders {
                 output.append(contentsOf: "$\(count)".unicodeScalars)
                 index += 1
             case "'":
-                let end = endOfQuoted(scalars, from: index, quote: "'", backslashEscapes: isEscapeStringPrefix(scalars, at: index))
+                let escapes = isEscapeStringPrefix(scalars, at: index)
+                let end = endOfQuoted(scalars, from: index, quote: "'", backslashEscapes: escapes)
                 copy(index, end)
                 index = end
             case "\"":
