@@ -103,6 +103,15 @@ import Testing
                 try await tx.execute("INSERT INTO names VALUES (?)", .text("never"))
             }
             #expect(error?.code == .protocolError)
+            // The body's own error is the one returned, not the failure it
+            // swallowed on the way.
+            let thrown = CloudStorageError(.notFound, "body", "its own")
+            let bodyError = await failure(of: database, "a body that threw committed") { tx throws(CloudStorageError) in
+                try await tx.execute("INSERT INTO names VALUES (?)", .text("lost too"))
+                _ = try? await tx.execute("SELEKT")
+                throw thrown
+            }
+            #expect(bodyError == thrown)
             let count = try await database.run("SELECT COUNT(*) FROM names")
             #expect(count == [[.integer(0)]])
         }
@@ -203,7 +212,7 @@ import Testing
             }
             #expect(error?.code == .refused, "\(String(describing: error))")
             #expect(error?.detail.contains("28P01") == true, "\(String(describing: error))")
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(ContinuousClock.now - started < .seconds(15), "the pool alone would wait a minute")
             await database.close()
         }
     }
@@ -219,7 +228,9 @@ import Testing
         #expect(error?.code == .unavailable, "\(String(describing: error))")
         #expect(error?.detail.contains("127.0.0.1:\(port)") == true, "\(String(describing: error))")
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(3), "took \(elapsed)")
+        // postgres-nio's pool alone would wait a minute before failing; a
+        // loaded full test run on 2 cores needs some slack above ~0.2 s.
+        #expect(elapsed < .seconds(15), "took \(elapsed)")
         await database.close()
     }
 

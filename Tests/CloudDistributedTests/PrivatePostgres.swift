@@ -181,6 +181,16 @@ final class PrivatePostgres: Sendable {
     }
 }
 
+/// Runs blocking `work` (child processes waited for, polling sleeps) on a
+/// thread of its own, so it never holds one of the few threads Swift
+/// concurrency has on this 2-core machine: starved, they delayed other
+/// tests' timers by over a minute in a full `swift test` run.
+private func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 struct PrivatePostgresError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
@@ -208,7 +218,7 @@ private actor SharedPrivatePostgres {
 
     func acquire() async throws -> PrivatePostgres {
         users += 1
-        let task = starting ?? Task.detached { try PrivatePostgres.start() }
+        let task = starting ?? Task { try await offCooperativePool { try PrivatePostgres.start() } }
         starting = task
         do {
             return try await task.value
@@ -223,6 +233,7 @@ private actor SharedPrivatePostgres {
         users -= 1
         guard users == 0, let task = starting else { return }
         starting = nil
-        try await task.value.stop()
+        let server = try await task.value
+        try await offCooperativePool { try server.stop() }
     }
 }

@@ -117,9 +117,12 @@ public final class PostgresLedgerDatabase: LedgerDatabase {
         on connection: PostgresConnection
     ) async -> Attempt<Result> {
         let transaction = PostgresLedgerTransaction(connection: connection, logger: logger, endpoint: configuration.endpoint)
-        /// The outcome of a failure: a conflict is retried, anything else is final.
+        /// The outcome of a failure: when the server aborted the
+        /// transaction for a conflict, a retry (whatever the body made of
+        /// the error); otherwise `error` is final.
         func failed(_ error: CloudStorageError) -> Attempt<Result> {
-            transaction.firstFailure?.isRetryable == true ? .conflict(error) : .failed(error)
+            if let failure = transaction.firstFailure, failure.isRetryable { return .conflict(failure.error) }
+            return .failed(error)
         }
         do {
             try await transaction.control("BEGIN ISOLATION LEVEL \(configuration.isolationLevel.rawValue)")
@@ -131,7 +134,7 @@ public final class PostgresLedgerDatabase: LedgerDatabase {
             result = try await body(transaction)
         } catch {
             await transaction.rollBack()
-            return failed(transaction.firstFailure?.error ?? error)
+            return failed(error)
         }
         if let failure = transaction.firstFailure {
             // The body caught a failed statement and went on; PostgreSQL
