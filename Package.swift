@@ -515,14 +515,23 @@ let package = Package(
                            "NetworkConditions", "FileSystem"],
             path: "Tests/SandboxCLITests"
         ),
-            .testTarget(
+            .target(
+            // Shared by the cloud test targets: an in-process service with
+            // devices that sign in to it, and `sandbox cloud serve` as a
+            // child process.
+            name: "CloudTestSupport",
+            dependencies: ["TestSupport", "CloudBackup", "CloudService", "CloudProtocol", "Device", "Keychain",
+                           .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Support/CloudTestSupport"
+        ),
+        .testTarget(
             // The iCloud backup service on its embedded default (a directory
             // and SQLite): accounts, authorization on every endpoint, the
             // quota under concurrent uploads from two server processes,
             // deduplication, the per-app toggle and garbage collection,
             // interrupted uploads, restore and export.
             name: "CloudTests",
-            dependencies: ["TestSupport", "CloudProtocol", "CloudService", "CloudBackup", "Device", "MobileBackup", "Keychain",
+            dependencies: ["TestSupport", "CloudTestSupport", "CloudProtocol", "CloudService", "CloudBackup", "Device", "MobileBackup", "Keychain",
                            "FileSystem", "sandbox",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "Crypto", package: "swift-crypto"),
@@ -534,7 +543,7 @@ let package = Package(
             // OpenStack Swift ring and PostgreSQL, started by
             // scripts/distributed-stack): heavy, so in a target of its own.
             name: "CloudDistributedTests",
-            dependencies: ["TestSupport", "CloudProtocol", "CloudService", "CloudBackup", "Device", "FileSystem", "sandbox",
+            dependencies: ["TestSupport", "CloudTestSupport", "CloudProtocol", "CloudService", "CloudBackup", "Device", "FileSystem", "sandbox",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Tests/CloudDistributedTests"

@@ -3,9 +3,11 @@ import Foundation
 import Testing
 import TestSupport
 
-/// ``SwiftObjectStore`` against the real three-node ring. Serialized: the
-/// tests share one stack, and some kill its processes (then revive them).
-@Suite(.serialized)
+extension OnTheDistributedStack {
+/// ``SwiftObjectStore`` against the real three-node ring. Serialized (with
+/// every suite on the stack): the tests share one stack, and some kill its
+/// processes (then revive them).
+@Suite
 struct SwiftObjectStoreTests {
     /// A prefix of this test's own, so tests never see each other's objects.
     private let prefix = "test-\(UUID().uuidString.prefix(8).lowercased())/"
@@ -174,4 +176,5 @@ struct SwiftObjectStoreTests {
         #expect(try await store.get(prefix + "x") == [1])
         try await store.delete(prefix + "x")
     }
+}
 }

@@ -1,3 +1,4 @@
+import CloudTestSupport
 import Device
 import CloudBackup
 import CloudProtocol

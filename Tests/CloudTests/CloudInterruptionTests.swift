@@ -1,3 +1,4 @@
+import CloudTestSupport
 import CloudBackup
 import CloudProtocol
 import CloudService

@@ -80,5 +80,5 @@ public struct LedgerDialect: Sendable, Hashable {
                                              lockAccountRowSuffix: "", schemaLockStatement: nil)
     public static let postgres = LedgerDialect(blobType: "BYTEA", autoIncrementPrimaryKey: "BIGSERIAL PRIMARY KEY",
                                                lockAccountRowSuffix: "FOR UPDATE",
-                                               schemaLockStatement: "SELECT pg_advisory_xact_lock(1717)")
+                                               schemaLockStatement: "SELECT 1 FROM pg_advisory_xact_lock(1717)")
 }

@@ -2,22 +2,26 @@ import Foundation
 import TestSupport
 
 /// `sandbox cloud serve` as a real child process, stopped by its PID.
-final class ServiceProcess: @unchecked Sendable {
-    let process: Process
-    let port: Int
-    var url: String { "http://127.0.0.1:\(port)/" }
-    var pid: Int32 { process.processIdentifier }
+public final class ServiceProcess: @unchecked Sendable {
+    public let process: Process
+    public let port: Int
+    public var url: String { "http://127.0.0.1:\(port)/" }
+    public var pid: Int32 { process.processIdentifier }
 
     struct Started: Decodable {
         var url: String
         var port: Int
     }
 
-    /// Starts a server on `directory` (the embedded default), on `port` (0: any).
-    init(directory: String, port: Int = 0, quota: Int64? = nil, sessionLifetime: Int64? = nil, extra: [String] = []) throws {
+    /// Starts a server on `directory` (the embedded default), or on the
+    /// distributed stack `stack` (a stack.json) when given, on `port` (0: any).
+    public init(directory: String? = nil, stack: String? = nil, port: Int = 0, quota: Int64? = nil, sessionLifetime: Int64? = nil,
+                extra: [String] = []) throws {
         guard let sandbox = BuiltExecutable.locate("sandbox") else { throw ServiceProcessError(message: "the sandbox executable is not built") }
-        var arguments = ["cloud", "serve", "--port", "\(port)", "--json", "--directory", directory, "--admin-token", CloudFixture.adminToken,
+        var arguments = ["cloud", "serve", "--port", "\(port)", "--json", "--admin-token", CloudFixture.adminToken,
                          "--gc-interval", "0", "--log-level", "critical"]
+        if let directory { arguments += ["--directory", directory] }
+        if let stack { arguments += ["--stack", stack] }
         if let quota { arguments += ["--default-quota", "\(quota)"] }
         if let sessionLifetime { arguments += ["--session-lifetime", "\(sessionLifetime)"] }
         let pipe = Pipe()
@@ -43,14 +47,14 @@ final class ServiceProcess: @unchecked Sendable {
     }
 
     /// Kills the server at once (a crash) and waits for it.
-    func kill() {
+    public func kill() {
         guard process.isRunning else { return }
         Foundation.kill(pid, SIGKILL)
         process.waitUntilExit()
     }
 
     /// Stops the server (SIGTERM) and waits for it.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
@@ -59,7 +63,7 @@ final class ServiceProcess: @unchecked Sendable {
     deinit { kill() }
 }
 
-struct ServiceProcessError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+public struct ServiceProcessError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }

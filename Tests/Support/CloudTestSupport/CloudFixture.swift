@@ -9,29 +9,30 @@ import TestSupport
 
 /// An embedded iCloud backup service on loopback, in-process, and devices
 /// that sign in to it.
-final class CloudFixture: @unchecked Sendable {
-    let temp: TemporaryDirectory
-    let server: CloudServer
-    static let adminToken = "operator-token"
+public final class CloudFixture: @unchecked Sendable {
+    public let temp: TemporaryDirectory
+    public let server: CloudServer
+    public static let adminToken = "operator-token"
     /// Cheap key derivation for tests (the default is 210,000 rounds).
-    static let rounds = 10
+    public static let rounds = 10
 
-    init(_ label: String = "cloud", quota: Int64 = CloudLimits.defaultQuotaBytes, sessionLifetime: Int64 = 3600) async throws {
+    public init(_ label: String = "cloud", quota: Int64 = CloudLimits.defaultQuotaBytes, sessionLifetime: Int64 = 3600,
+                storage: CloudStorageConfiguration? = nil) async throws {
         temp = try TemporaryDirectory(label)
         var logger = Logger(label: "sandbox-cloud-test")
         logger.logLevel = .critical
-        let service = try await CloudService.open(.embedded(directory: temp.path("service")), defaultQuota: quota,
+        let service = try await CloudService.open(storage ?? .embedded(directory: temp.path("service")), defaultQuota: quota,
                                                   sessionLifetime: sessionLifetime, adminToken: Self.adminToken, logger: logger)
         server = try await CloudServer.start(service, gcInterval: nil)
     }
 
-    var url: String { server.baseURL }
-    var ledger: Ledger { server.service.ledger }
+    public var url: String { server.baseURL }
+    public var ledger: Ledger { server.service.ledger }
 
-    func stop() async { await server.stop() }
+    public func stop() async { await server.stop() }
 
     /// A device named `name` with the Notes app installed.
-    func device(_ name: String, apps: [String] = ["com.example.notes"]) throws -> Device {
+    public func device(_ name: String, apps: [String] = ["com.example.notes"]) throws -> Device {
         let device = try Device.create(at: temp.url.appendingPathComponent("devices/\(name)"), name: name)
         for app in apps {
             _ = try device.install(bundleAt: try Self.bundle(in: temp.url.appendingPathComponent("bundles/\(name)-\(app)"), identifier: app))
@@ -40,12 +41,12 @@ final class CloudFixture: @unchecked Sendable {
     }
 
     /// Signs `device` in to `account` (creating the account when `create`).
-    func signIn(_ device: Device, account: String, password: String = "correct horse", create: Bool) async throws -> CloudAccount {
+    public func signIn(_ device: Device, account: String, password: String = "correct horse", create: Bool) async throws -> CloudAccount {
         try await CloudAccount.signIn(device: device, service: url, account: account, password: password, create: create, rounds: Self.rounds)
     }
 
     /// A minimal app bundle: `<Name>.app` with an Info.plist and an executable.
-    static func bundle(in directory: URL, identifier: String) throws -> URL {
+    public static func bundle(in directory: URL, identifier: String) throws -> URL {
         let name = identifier.split(separator: ".").last.map(String.init) ?? "App"
         let bundle = directory.appendingPathComponent("\(name).app", isDirectory: true)
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
@@ -67,7 +68,7 @@ final class CloudFixture: @unchecked Sendable {
     }
 
     /// `count` bytes from a seeded generator.
-    static func bytes(_ count: Int, seed: UInt64) -> Data {
+    public static func bytes(_ count: Int, seed: UInt64) -> Data {
         var generator = SeededGenerator(seed: seed)
         var bytes = [UInt8](repeating: 0, count: count)
         for index in 0..<count { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
