@@ -206,13 +206,13 @@ import Testing
     @Test func refusesAWrongPassword() async throws {
         try await withPrivatePostgres { server in
             let database = PostgresLedgerDatabase(configuration: server.configuration(database: "postgres", password: "wrong"))
-            let started = ContinuousClock.now
             let error = await failure(of: database, "a wrong password was accepted") { tx throws(CloudStorageError) in
                 try await tx.execute("SELECT 1")
             }
             #expect(error?.code == .refused, "\(String(describing: error))")
+            // The server's own words, from the probe connection: the pool
+            // would only give up after a minute, without them.
             #expect(error?.detail.contains("28P01") == true, "\(String(describing: error))")
-            #expect(ContinuousClock.now - started < .seconds(15), "the pool alone would wait a minute")
             await database.close()
         }
     }
@@ -221,16 +221,15 @@ import Testing
         let port = try PrivatePostgres.freePort()
         let database = PostgresLedgerDatabase(configuration: PostgresLedgerConfiguration(
             host: "127.0.0.1", port: port, user: "ledger", password: "secret", database: "ledger"))
-        let started = ContinuousClock.now
         let error = await failure(of: database, "a closed port answered") { tx throws(CloudStorageError) in
             try await tx.execute("SELECT 1")
         }
         #expect(error?.code == .unavailable, "\(String(describing: error))")
-        #expect(error?.detail.contains("127.0.0.1:\(port)") == true, "\(String(describing: error))")
-        let elapsed = ContinuousClock.now - started
-        // postgres-nio's pool alone would wait a minute before failing; a
-        // loaded full test run on 2 cores needs some slack above ~0.2 s.
-        #expect(elapsed < .seconds(15), "took \(elapsed)")
+        // "cannot connect to" is the probe's failure (about 0.2 s on its
+        // own), not the pool's giving up after a minute. Not a wall-clock
+        // bound: in a full `swift test` on 2 cores, other suites starve this
+        // process's timers for minutes.
+        #expect(error?.detail.contains("cannot connect to 127.0.0.1:\(port)") == true, "\(String(describing: error))")
         await database.close()
     }
 
