@@ -1,4 +1,5 @@
 @testable import CloudService
+import CloudTestSupport
 import Foundation
 import Synchronization
 import Testing

@@ -45,7 +45,9 @@ extension LedgerTransaction {
 public protocol LedgerDatabase: Sendable {
     /// What the engine calls its types.
     var dialect: LedgerDialect { get }
-    /// Runs `body` in one serializable transaction and commits it, or rolls
+    /// Runs `body` in one transaction (READ COMMITTED on PostgreSQL, where
+    /// the account-row lock serializes what must be; `BEGIN IMMEDIATE` on
+    /// SQLite) and commits it, or rolls
     /// it back when `body` throws.
     ///
     /// Transactions that change an account's usage begin by locking that

@@ -13,7 +13,7 @@ import Testing
 /// `exercise_*`); it creates its own tables and leaves them behind.
 /// Portable SQL only: the dialect supplies the blob type, the
 /// auto-increment key and the lock suffix.
-func exerciseLedgerDatabase(_ database: any LedgerDatabase) async throws {
+public func exerciseLedgerDatabase(_ database: any LedgerDatabase) async throws {
     try await createExerciseTables(database)
     try await exerciseValues(database)
     try await exercisePlaceholders(database)
@@ -126,7 +126,7 @@ private func exerciseRollback(_ database: any LedgerDatabase) async throws {
 
 /// `increments` read-then-write transactions from `tasks` concurrent
 /// tasks, each reading the counter under the row lock: none is lost.
-func exerciseLockedIncrements(_ database: any LedgerDatabase, tasks: Int, increments: Int) async throws {
+public func exerciseLockedIncrements(_ database: any LedgerDatabase, tasks: Int, increments: Int) async throws {
     let suffix = database.dialect.lockAccountRowSuffix
     let before = try await database.transaction { tx throws(CloudStorageError) in
         try await tx.execute("SELECT value FROM exercise_counter WHERE id = ?", .integer(1))
@@ -155,7 +155,7 @@ func exerciseLockedIncrements(_ database: any LedgerDatabase, tasks: Int, increm
 
 /// The error a transaction ends with; records an issue saying
 /// `unexpectedSuccess` (and returns nil) when it commits instead.
-func failure(
+public func failure(
     of database: any LedgerDatabase, _ unexpectedSuccess: Comment, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Void
 ) async -> CloudStorageError? {
@@ -171,7 +171,7 @@ func failure(
 extension LedgerDatabase {
     /// One statement in a transaction of its own; its rows.
     @discardableResult
-    func run(_ sql: String, _ arguments: LedgerValue...) async throws(CloudStorageError) -> [LedgerRow] {
+    public func run(_ sql: String, _ arguments: LedgerValue...) async throws(CloudStorageError) -> [LedgerRow] {
         try await transaction { tx throws(CloudStorageError) in try await tx.execute(sql, arguments) }
     }
 }
