@@ -150,8 +150,7 @@ struct AuthorizationTests {
                     let answer = try await w.client.send(route.method, route.path, authorization: authorization, body: route.body,
                                                          contentType: route.contentType)
                     #expect(answer.status == 401, "\(route) with \(authorization ?? "no Authorization") answered \(answer.status): \(answer.text.prefix(200))")
-                    let error = try answer.decode(ServiceErrorBody.self)
-                    #expect(error.code == "unauthorized")
+                    #expect((try? answer.decode(ServiceErrorBody.self))?.code == "unauthorized")
                     #expect(answer.headers.first(name: "WWW-Authenticate")?.hasPrefix("Bearer") == true)
                     #expect(!answer.text.contains(w.a.account), "\(route) showed A's name")
                 }
@@ -177,7 +176,7 @@ struct AuthorizationTests {
                     #expect(opened.sessionID != w.openSession)
                 default:
                     #expect(answer.status == 404, "\(route) with B's token answered \(answer.status): \(answer.text.prefix(200))")
-                    #expect(try answer.decode(ServiceErrorBody.self).code == "notFound")
+                    #expect((try? answer.decode(ServiceErrorBody.self))?.code == "notFound")
                 }
                 // Nothing of A's that B did not send itself (a 404 may repeat the id asked about).
                 let asked = route.path + String(decoding: route.body ?? [], as: UTF8.self)

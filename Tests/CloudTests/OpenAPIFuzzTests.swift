@@ -17,6 +17,13 @@ struct OpenAPIFuzzTests {
     /// minute and a half here (2 cores shared with the other suites).
     static let examplesPerOperation = 80
 
+    static let document = BuiltExecutable.packageRoot.appendingPathComponent("Sources/Cloud/CloudService/openapi.yaml")
+
+    @Test func theDocumentIsValidOpenAPI303() throws {
+        let result = try ChildProcess.python(["-m", "openapi_spec_validator", "--schema", "3.0", "--validation-errors", "all", Self.document.path])
+        #expect(result.status == 0, "\(result.output)\(result.standardError)")
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func schemathesisFindsNoServerErrorAndNoResponseOutsideTheDocument() async throws {
         let server = try CloudServeProcess()
@@ -24,7 +31,7 @@ struct OpenAPIFuzzTests {
         let client = RawCloudClient(baseURL: server.baseURL)
 
         let served = try await client.send("GET", "/openapi.yaml", token: nil)
-        let checkedIn = try Data(contentsOf: BuiltExecutable.packageRoot.appendingPathComponent("Sources/Cloud/CloudService/openapi.yaml"))
+        let checkedIn = try Data(contentsOf: Self.document)
         #expect(served.status == 200)
         #expect(served.body == Array(checkedIn), "the server serves the checked-in openapi.yaml")
 
