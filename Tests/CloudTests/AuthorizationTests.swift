@@ -1,5 +1,4 @@
 import CloudProtocol
-import CloudService
 import Foundation
 import Testing
 import TestSupport
@@ -79,12 +78,9 @@ struct AuthorizationTests {
 
     /// Starts a service in this process with A's and B's data and runs `body`.
     static func withWorld(_ body: (World) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory("cloud-authorization")
-        let adminToken = "operator-\(UUID().uuidString)"
-        let service = try await CloudService.open(.embedded(directory: directory.path("service")), adminToken: adminToken)
-        let server = try await CloudServer.start(service, gcInterval: nil)
+        let fixture = try await CloudFixture("cloud-authorization")
         do {
-            let client = RawCloudClient(baseURL: server.baseURL)
+            let client = RawCloudClient(baseURL: fixture.url)
             let a = try await RawCloudDevice.create(client, account: "alice", udid: "alice-iphone")
             let b = try await RawCloudDevice.create(client, account: "bob", udid: "bob-iphone")
             let committed = try await a.openSession(client)
@@ -96,13 +92,13 @@ struct AuthorizationTests {
             let open = try await a.openSession(client)
             let pending = try await a.putChunk(client, session: open, bytes: Array(repeating: 3, count: 50))
             let spare = try await a.openSession(client)
-            try await body(World(client: client, adminToken: adminToken, a: a, b: b, snapshot: snapshot, chunk: chunk, chunkBytes: chunkBytes,
+            try await body(World(client: client, adminToken: CloudFixture.adminToken, a: a, b: b, snapshot: snapshot, chunk: chunk, chunkBytes: chunkBytes,
                                  openSession: open, pendingChunk: pending, spareSession: spare))
         } catch {
-            await server.stop()
+            await fixture.stop()
             throw error
         }
-        await server.stop()
+        await fixture.stop()
     }
 
     /// The routes (method and path template) `openapi.yaml` declares.

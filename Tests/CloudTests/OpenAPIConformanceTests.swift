@@ -1,5 +1,4 @@
 import CloudProtocol
-import CloudService
 import Foundation
 import Testing
 import TestSupport
@@ -50,17 +49,14 @@ struct OpenAPIConformanceTests {
     }
 
     @Test func answersBeyondTheFuzzersReachMatchTheDocument() async throws {
-        let directory = try TemporaryDirectory("cloud-conformance")
-        let adminToken = "operator-\(UUID().uuidString)"
-        let service = try await CloudService.open(.embedded(directory: directory.path("service")), adminToken: adminToken)
-        let server = try await CloudServer.start(service, gcInterval: nil)
+        let fixture = try await CloudFixture("cloud-conformance")
         do {
-            try await Self.exercise(RawCloudClient(baseURL: server.baseURL), adminToken: adminToken)
+            try await Self.exercise(RawCloudClient(baseURL: fixture.url), adminToken: CloudFixture.adminToken)
         } catch {
-            await server.stop()
+            await fixture.stop()
             throw error
         }
-        await server.stop()
+        await fixture.stop()
     }
 
     static func exercise(_ client: RawCloudClient, adminToken: String) async throws {

@@ -26,9 +26,10 @@ struct OpenAPIFuzzTests {
 
     @Test(.timeLimit(.minutes(10)))
     func schemathesisFindsNoServerErrorAndNoResponseOutsideTheDocument() async throws {
-        let server = try CloudServeProcess()
+        let directory = try TemporaryDirectory("cloud-fuzz")
+        let server = try ServiceProcess(directory: directory.path("service"))
         defer { server.stop() }
-        let client = RawCloudClient(baseURL: server.baseURL)
+        let client = RawCloudClient(baseURL: server.url)
 
         let served = try await client.send("GET", "/openapi.yaml", token: nil)
         let checkedIn = try Data(contentsOf: Self.document)
@@ -53,10 +54,10 @@ struct OpenAPIFuzzTests {
             bearer = "\(device.token)"
 
             [auth.openapi.operatorToken]
-            bearer = "\(server.adminToken)"
+            bearer = "\(CloudFixture.adminToken)"
             """.utf8), to: "schemathesis.toml")
         let arguments = ["-m", "schemathesis.cli", "--no-color", "--config-file", configuration.path,
-                         "run", server.baseURL + "openapi.yaml", "--checks", "all",
+                         "run", server.url + "openapi.yaml", "--checks", "all",
                          "--max-examples", String(Self.examplesPerOperation), "--seed", String(Self.seed),
                          "--workers", "1", "--request-timeout", "30"]
         let result = try await Self.offThePool {
