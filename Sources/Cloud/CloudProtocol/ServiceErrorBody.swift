@@ -1,7 +1,8 @@
 /// Every error the service answers: a stable code, a sentence, and for a
 /// quota refusal the figures.
 public struct ServiceErrorBody: Codable, Sendable, Hashable {
-    /// A stable code: `badRequest`, `unauthorized`, `notFound`, `conflict`,
+    /// A stable code: `badRequest`, `unauthorized`, `notFound`,
+    /// `methodNotAllowed`, `conflict`,
     /// `quotaExceeded`, `tooLarge`, `missingChunks`, `unavailable`, `internal`.
     public var code: String
     public var message: String

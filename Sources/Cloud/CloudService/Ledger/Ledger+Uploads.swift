@@ -143,7 +143,13 @@ extension Ledger {
             let rows = try await tx.execute("""
                 UPDATE sessions SET state = 'abandoned' WHERE id = ? AND account_id = ? AND device_id = ? AND state = 'open' RETURNING id
                 """, .integer(session), .integer(caller.accountID), .integer(caller.deviceID))
-            guard !rows.isEmpty else { return .failure(CloudServiceError(.notFound, "no open session \(session) of this device")) }
+            guard !rows.isEmpty else {
+                // A session that is no longer open is a conflict, as for its other routes; one that was never this device's is missing.
+                let state = try await tx.execute("SELECT state FROM sessions WHERE id = ? AND account_id = ? AND device_id = ?",
+                                                 .integer(session), .integer(caller.accountID), .integer(caller.deviceID)).first
+                guard let state else { return .failure(CloudServiceError(.notFound, "no session \(session) of this device")) }
+                return .failure(CloudServiceError(.conflict, "the session \(session) is \(try state.string(0)), not open"))
+            }
             try await tx.execute("DELETE FROM session_chunks WHERE session_id = ?", .integer(session))
             return .success(())
         }

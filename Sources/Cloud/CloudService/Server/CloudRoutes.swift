@@ -15,6 +15,7 @@ enum CloudRoutes {
         addUploadRoutes(to: router, service: service)
         addSnapshotRoutes(to: router, service: service)
         addAdminRoutes(to: router, service: service)
+        MethodNotAllowed.add(to: router)
     }
 
     static func addAccountRoutes(to router: Router<CloudRequestContext>, service: CloudService) {
@@ -37,7 +38,8 @@ enum CloudRoutes {
             let device = try await caller(request, service)
             let toggle = try await request.decode(as: AppToggle.self, context: context)
             let deviceID = try id(context, "device")
-            guard let bundle = context.parameters.get("bundle"), !bundle.isEmpty, bundle.count <= 255,
+            // Path parameters arrive percent-encoded, as the client sent them.
+            guard let bundle = context.parameters.get("bundle")?.removingPercentEncoding, !bundle.isEmpty, bundle.count <= 255,
                   bundle.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.generalCategory != .control }) else {
                 throw CloudServiceError(.badRequest, "the bundle id must be 1 to 255 printable ASCII characters")
             }
@@ -113,7 +115,9 @@ enum CloudRoutes {
         router.put("/v1/admin/accounts/:account/quota") { request, context -> HTTPResponse.Status in
             try admin(request, service)
             let body = try await request.decode(as: QuotaUpdate.self, context: context)
-            guard let account = context.parameters.get("account") else { throw CloudServiceError(.badRequest, "no account named") }
+            guard let account = context.parameters.get("account")?.removingPercentEncoding else {
+                throw CloudServiceError(.badRequest, "the account name is not valid percent-encoded UTF-8")
+            }
             try await service.ledger.setQuota(account: account, bytes: body.quotaBytes)
             return .noContent
         }

@@ -159,9 +159,10 @@ public struct CloudService: Sendable {
         return [UInt8](data)
     }
 
-    /// Names are 1 to 128 characters without control characters.
+    /// Names are 1 to 128 characters (Unicode scalars, as JSON Schema's
+    /// `maxLength` counts them) without control characters.
     static func check(name: String, _ what: String) throws(CloudServiceError) {
-        guard !name.isEmpty, name.count <= 128, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !name.isEmpty, name.unicodeScalars.count <= 128, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw CloudServiceError(.badRequest, "the \(what) must be 1 to 128 characters without control characters")
         }
     }

@@ -4,7 +4,7 @@ import CloudProtocol
 /// fixes the HTTP status), a sentence, and the figures a device needs.
 public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable {
-        case badRequest, unauthorized, notFound, conflict, quotaExceeded, tooLarge, missingChunks, unavailable, `internal`
+        case badRequest, unauthorized, notFound, methodNotAllowed, conflict, quotaExceeded, tooLarge, missingChunks, unavailable, `internal`
 
         /// The HTTP status the code is answered with.
         public var status: Int {
@@ -12,6 +12,7 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
             case .badRequest: 400
             case .unauthorized: 401
             case .notFound: 404
+            case .methodNotAllowed: 405
             case .conflict, .missingChunks: 409
             case .tooLarge: 413
             case .quotaExceeded: 507
