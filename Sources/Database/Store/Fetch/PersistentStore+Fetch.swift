@@ -6,7 +6,10 @@ extension PersistentStore {
     public func fetch(_ request: FetchRequest) throws(StoreError) -> [ManagedObject] {
         let statement = try selectStatement(for: request, columns: "t0.*")
         return try read { db in
-            try Row.fetchAll(db, sql: statement.sql, arguments: statement.arguments).compactMap { layout.object(from: $0) }
+            // The connection's statement cache: a list that fetches the same
+            // request again (a search as the user types, a controller's
+            // refresh) skips SQLite's compile.
+            try Row.fetchAll(try db.cachedStatement(sql: statement.sql), arguments: statement.arguments).compactMap { layout.object(from: $0) }
         }
     }
 
@@ -17,7 +20,7 @@ extension PersistentStore {
         let names = Dictionary(uniqueKeysWithValues: layout.entities.map { ($0.number, $0.name) })
         return try read { db in
             var ids: [ObjectID] = []
-            let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.arguments)
+            let rows = try Row.fetchCursor(try db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
             while let row = try rows.next() {
                 let number: Int = row[1]
                 ids.append(ObjectID(entityName: names[number] ?? request.entityName, primaryKey: row[0]))
