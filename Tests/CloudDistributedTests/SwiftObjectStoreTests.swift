@@ -9,6 +9,19 @@ extension OnTheDistributedStack {
 /// processes (then revive them).
 @Suite
 struct SwiftObjectStoreTests {
+    /// The listing under `prefix`, asked again for up to 10 seconds until
+    /// `done` holds: a container listing follows the object writes, and on
+    /// a loaded machine it can follow by a moment.
+    static func listing(_ store: SwiftObjectStore, _ prefix: String, until done: ([String]) -> Bool) async throws -> [String] {
+        let deadline = Date().addingTimeInterval(10)
+        var listed = try await store.keys(withPrefix: prefix)
+        while !done(listed), Date() < deadline {
+            try await Task.sleep(nanoseconds: 200_000_000)
+            listed = try await store.keys(withPrefix: prefix)
+        }
+        return listed
+    }
+
     /// A prefix of this test's own, so tests never see each other's objects.
     private let prefix = "test-\(UUID().uuidString.prefix(8).lowercased())/"
 
@@ -58,7 +71,7 @@ struct SwiftObjectStoreTests {
         for key in keys { try await store.put(key, [UInt8(key.count)]) }
         // A neighbour that shares the first characters but not the prefix.
         try await store.put(String(prefix.dropLast()) + "-other", [0])
-        let listed = try await store.keys(withPrefix: prefix + "page/")
+        let listed = try await Self.listing(store, prefix + "page/") { $0.count >= keys.count }
         #expect(listed.sorted() == keys.sorted())
         for key in keys { try await store.delete(key) }
         try await store.delete(String(prefix.dropLast()) + "-other")
@@ -143,7 +156,7 @@ struct SwiftObjectStoreTests {
             // that is down cannot update its container replica (the stack
             // runs no updaters), so a listing may lag behind the writes made
             // meanwhile, never ahead; what was written before is listed.
-            let listed = Set(try await store.keys(withPrefix: prefix))
+            let listed = Set(try await Self.listing(store, prefix) { $0.contains(prefix + "stored-before") })
             #expect(listed.contains(prefix + "stored-before"))
             #expect(listed.isSubset(of: [prefix + "stored-before", prefix + "written-degraded", prefix + "written-without-node"]))
             try await store.delete(prefix + "written-without-node")
