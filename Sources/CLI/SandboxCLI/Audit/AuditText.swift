@@ -47,7 +47,7 @@ struct AuditText {
     }
 
     private func render(_ cost: ICloudCost) -> [String] {
-        var lines = ["iCloud backup: \(ByteText.format(cost.backupBytes)) of \(ByteText.format(cost.quotaBytes))"
+        var lines = ["iCloud backup: \(ByteText.format(cost.backupBytes)) of the \(Self.quota(cost.quotaBytes)) quota"
                         + (cost.fitsInQuota ? "" : " (over the quota)")]
         for app in cost.apps {
             lines.append("  \(app.bundleID): \(ByteText.format(app.backupBytes)) (\(Self.permille(app.quotaPermille)) of the quota); "
@@ -77,6 +77,11 @@ struct AuditText {
 
     private func legend() -> String {
         "Bars: " + StorageCategory.allCases.map { "\(cell($0, count: 1)) \(Self.names[$0] ?? $0.rawValue)" }.joined(separator: "  ")
+    }
+
+    /// iCloud's quotas are decimal (5 GB is 5,000,000,000 bytes).
+    private static func quota(_ bytes: UInt64) -> String {
+        bytes % 1_000_000_000 == 0 ? "\(bytes / 1_000_000_000) GB" : ByteText.format(bytes)
     }
 
     private static func permille(_ value: UInt64) -> String { "\(value / 10).\(value % 10)%" }
