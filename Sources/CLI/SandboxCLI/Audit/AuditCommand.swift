@@ -31,7 +31,12 @@ struct AuditCommand: ParsableCommand {
         try CommandRunner.run {
             let device = try options.open()
             var auditor = StorageAuditor()
-            let audit = try auditor.audit(device: device, bundleID: bundleID)
+            // Progress on standard error, only on a terminal (never in the JSON).
+            let showsProgress = FileOutput.standardErrorIsTerminal
+            let audit = try auditor.audit(device: device, bundleID: bundleID, progress: showsProgress ? { step in
+                FileOutput.writeToStandardError("\r\u{1B}[Kauditing \(step.index + 1)/\(step.count) \(step.bundleID)")
+            } : nil)
+            if showsProgress { FileOutput.writeToStandardError("\r\u{1B}[K") }
             let colour = ProcessControl.isTerminal(ProcessControl.standardOutput)
             try options.output(json: audit, text: AuditText(colour: colour).render(audit))
         }
