@@ -15,6 +15,8 @@ import PackageDescription
 //   System:    Launch, Device
 //   Cloud:     CloudProtocol (wire types), CloudService (the iCloud backup
 //              service), CloudBackup (the device side)
+//   Audit:     StorageAudit (what each app costs the disk and the backup,
+//              against the storage guidelines; no NIO)
 //   CLI:       SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
 // The graph is drawn once, in docs/ARCHITECTURE.md.
 let package = Package(
@@ -33,6 +35,7 @@ let package = Package(
         .library(name: "NetworkConditions", targets: ["NetworkConditions"]),
         .library(name: "Launch", targets: ["Launch"]),
         .library(name: "Device", targets: ["Device"]),
+        .library(name: "StorageAudit", targets: ["StorageAudit"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
         .executable(name: "sandbox-confine", targets: ["sandbox-confine"]),
     ],
@@ -268,6 +271,15 @@ let package = Package(
             path: "Sources/Cloud/CloudBackup"
         ),
         .target(
+            // The storage audit (issue 18): each app's bytes by category, on
+            // disk and in a backup, and findings against the storage
+            // guidelines. Reads through FileSystem's tree walk only; no NIO.
+            name: "StorageAudit",
+            dependencies: ["Device", "Container", "Keychain", "CacheManifest", "CloudProtocol", "FileSystem",
+                           .product(name: "SystemPackage", package: "swift-system")],
+            path: "Sources/Audit/StorageAudit"
+        ),
+        .target(
             name: "SandboxCLI",
             dependencies: [
                 "PropertyList",
@@ -288,6 +300,7 @@ let package = Package(
                 "CloudProtocol",
                 "CloudService",
                 "CloudBackup",
+                "StorageAudit",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -506,6 +519,14 @@ let package = Package(
                            "store-migration-worker",
                            .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/StoreTests"
+        ),
+        .testTarget(
+            // The audit's totals against du, each finding's fixtures, and
+            // the CLI's JSON byte for byte.
+            name: "StorageAuditTests",
+            dependencies: ["TestSupport", "StorageAudit", "Device", "Container", "CacheManifest", "Keychain", "Preferences", "PropertyList", "FileSystem",
+                           "sandbox"],
+            path: "Tests/StorageAuditTests"
         ),
         .testTarget(
             name: "SandboxCLITests",

@@ -14,7 +14,7 @@ public struct SandboxCommand: AsyncParsableCommand {
                       DeviceCommand.self, InstallCommand.self, UpdateCommand.self, UninstallCommand.self,
                       ListAppsCommand.self, ContainerCommand.self, PurgeCommand.self, MigrateCommand.self,
                       LaunchCommand.self, TerminateCommand.self, NetworkCommand.self, CacheCommand.self, BackupCommand.self, StoreCommand.self, CloudCommand.self,
-                      DemoCommand.self]
+                      AuditCommand.self, DemoCommand.self]
     )
 
     /// Creates the command; ArgumentParser fills it in from the arguments.

@@ -1,0 +1,109 @@
+import CacheManifest
+import Container
+import FileSystem
+
+/// The findings against the guidelines, from what the walk gathered
+/// (``AppScan``). Each cites an "Audit rules" section of
+/// `docs/STORAGE-RULES.md`.
+extension StorageAuditor {
+    /// A1: large files in Documents that look re-downloadable: the manifest
+    /// lists the path, or a download of the same name and size, or the app
+    /// caches files of the same type.
+    func downloadableDocuments(_ scan: AppScan, manifest: [CacheManifest.RecordedFile]?) -> [StorageFinding] {
+        let recordedPaths = Set(manifest?.map(\.path) ?? [])
+        let recordedDownloads = Set(manifest?.map { NameAndSize(path: $0.path, size: $0.size) } ?? [])
+        return scan.largeDocuments.compactMap { file in
+            let reason: String
+            if recordedPaths.contains(file.path) {
+                reason = "the cache manifest lists it as downloaded"
+            } else if recordedDownloads.contains(NameAndSize(path: file.path, size: Int64(file.status.size))) {
+                reason = "the cache manifest lists a download of the same name and size"
+            } else if let ext = AppScan.pathExtension(file.path), scan.cacheExtensions.contains(ext) {
+                reason = "the app also caches .\(ext) files, which it downloads"
+            } else {
+                return nil
+            }
+            return StorageFinding(.downloadableInDocuments, path: file.path, bytes: file.status.allocatedBytes,
+                                  detail: "\(file.status.size) bytes in Documents, which is backed up, and \(reason)")
+        }
+    }
+
+    /// A2: files in Caches that no manifest knows.
+    func unknownCacheFiles(_ scan: AppScan, manifest: [CacheManifest.RecordedFile]?) -> [StorageFinding] {
+        let recorded = Set(manifest?.map(\.path) ?? [])
+        let why = manifest == nil ? "the app has no cache manifest" : "its cache manifest has no entry for it"
+        return scan.cacheFiles.filter { !recorded.contains($0.path) }.map { file in
+            StorageFinding(.unknownCacheFile, path: file.path, bytes: file.bytes,
+                           detail: "\(why), so nothing can fetch it again after a purge")
+        }
+    }
+
+    /// A3: large Application Support files a backup takes (no
+    /// do-not-back-up flag on them or their folders). The cache manifest is
+    /// backed up on purpose and left out.
+    func largeBackedUpSupport(_ scan: AppScan) -> [StorageFinding] {
+        scan.largeBackedUpSupport.filter { AppScan.databasePath(of: $0.path) != CacheManifest.relativePath }.map { file in
+            StorageFinding(.largeBackedUpApplicationSupport, path: file.path, bytes: file.status.allocatedBytes,
+                           detail: "\(file.status.size) bytes in Application Support without the do-not-back-up flag")
+        }
+    }
+
+    /// A6: preferences files the Preferences API did not write: it writes
+    /// only binary property lists, under the `.<name>.lock` file beside them.
+    func preferencesWrittenDirectly(_ scan: AppScan) -> [StorageFinding] {
+        scan.preferenceFiles.compactMap { file in
+            let detail: String
+            if !file.isBinary {
+                detail = "not a binary property list, the only format the Preferences API writes"
+            } else if !scan.preferenceNames.contains(LockFile.lockName(for: file.name)) {
+                detail = "no \(LockFile.lockName(for: file.name)) beside it: the Preferences API never locked it to write it"
+            } else {
+                return nil
+            }
+            return StorageFinding(.preferencesWrittenDirectly, path: AppScan.preferencesDirectory + "/" + file.name,
+                                  bytes: file.bytes, detail: detail)
+        }
+    }
+
+    /// A5: names in one directory that differ only by letter case.
+    func caseCollisions(_ scan: AppScan) -> [StorageFinding] {
+        scan.cases.collisions.map { collision in
+            let first = collision.names.first ?? ""
+            return StorageFinding(.namesDifferingByCase, path: collision.directory.isEmpty ? first : collision.directory + "/" + first,
+                                  bytes: collision.bytes,
+                                  detail: "\(collision.names.joined(separator: ", ")) differ only by letter case")
+        }
+    }
+
+    /// A4: files added to or changed in the bundle since it was sealed at
+    /// install; an unsealed bundle cannot be checked and gets a note.
+    func writtenIntoBundle(_ bundle: AppBundle, scan: AppScan, notes: inout [String]) throws -> [StorageFinding] {
+        let report: BundleSealReport?
+        do { report = try bundle.sealReport() } catch {
+            notes.append("The bundle's seal could not be read (\(error)): A4 (data written into the bundle) was skipped.")
+            return []
+        }
+        guard let report else {
+            notes.append("The bundle has no seal (\(AppBundle.sealPath)): A4 (data written into the bundle) was skipped.")
+            return []
+        }
+        let name = bundle.url.lastPathComponent
+        let changed = report.added.map { ($0, "added after install") } + report.modified.map { ($0, "changed after install") }
+        return changed.map { path, what in
+            StorageFinding(.writtenIntoBundle, path: name + "/" + path, bytes: scan.bundleFiles[path] ?? 0,
+                           detail: "\(what): the bundle no longer matches its seal")
+        }
+    }
+}
+
+/// A file's name and size, to match a copy of a download.
+private struct NameAndSize: Hashable {
+    var name: Substring
+    var size: Int64
+
+    init(path: String, size: Int64) {
+        name = path.split(separator: "/").last ?? Substring(path)
+        self.size = size
+    }
+}
+

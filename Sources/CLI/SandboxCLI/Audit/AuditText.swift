@@ -1,0 +1,99 @@
+import StorageAudit
+
+/// The audit for people: one stacked bar per app, like Settings › iPhone
+/// Storage, the app's figures, its findings, and the iCloud cost.
+struct AuditText {
+    /// Whether to colour the bars (ANSI), only on a terminal.
+    var colour: Bool
+    /// Characters in the largest app's bar.
+    var barWidth = 40
+
+    func render(_ audit: DeviceStorageAudit) -> String {
+        let largest = audit.apps.first?.total.allocatedBytes ?? 0
+        let disk = audit.apps.reduce(UInt64(0)) { $0 + $1.total.allocatedBytes }
+        var lines = ["Device \(audit.device): \(audit.apps.count) app\(audit.apps.count == 1 ? "" : "s"), "
+                        + "\(ByteText.format(disk)) on disk"]
+        lines.append(legend())
+        for app in audit.apps {
+            lines.append("")
+            lines += render(app, largest: largest)
+        }
+        lines.append("")
+        lines += render(audit.iCloud)
+        return lines.joined(separator: "\n")
+    }
+
+    private func render(_ app: AppStorageAudit, largest: UInt64) -> [String] {
+        var lines = ["\(app.bundleID)  \(ByteText.format(app.total.allocatedBytes))  \(bar(app, largest: largest))"]
+        lines.append("  app \(ByteText.format(app.appBytes)), documents & data \(ByteText.format(app.dataBytes)); "
+                     + "apparent \(ByteText.format(app.total.apparentBytes))")
+        let parts = app.categories.filter { $0.usage.allocatedBytes > 0 && $0.category != .home }
+            .map { "\(Self.names[$0.category] ?? $0.category.rawValue) \(ByteText.format($0.usage.allocatedBytes))" }
+        lines.append("  " + parts.joined(separator: " · "))
+        var extras = ["backup \(ByteText.format(app.total.backupBytes))", "purge frees \(ByteText.format(app.total.purgeableBytes))",
+                      "update keeps \(ByteText.format(app.total.keptByUpdateBytes))"]
+        if let items = app.keychainItems { extras.append("\(items) keychain item\(items == 1 ? "" : "s")") }
+        if let manifest = app.cacheManifest {
+            extras.append("cache manifest \(manifest.entries) entries, \(ByteText.format(manifest.bytes))")
+        }
+        for store in app.stores { extras.append("store \(store.path) \(ByteText.format(store.bytes))") }
+        lines.append("  " + extras.joined(separator: " · "))
+        for finding in app.findings {
+            lines.append("  \(finding.rule.rawValue) \(finding.path) (\(ByteText.format(finding.bytes))): \(finding.detail)")
+            lines.append("     fix: \(finding.suggestedFix)")
+        }
+        for note in app.notes { lines.append("  note: \(note)") }
+        return lines
+    }
+
+    private func render(_ cost: ICloudCost) -> [String] {
+        var lines = ["iCloud backup: \(ByteText.format(cost.backupBytes)) of the \(Self.quota(cost.quotaBytes)) quota"
+                        + (cost.fitsInQuota ? "" : " (over the quota)")]
+        for app in cost.apps {
+            lines.append("  \(app.bundleID): \(ByteText.format(app.backupBytes)) (\(Self.permille(app.quotaPermille)) of the quota); "
+                         + "turning its iCloud Backup off saves \(ByteText.format(app.backupBytes))")
+        }
+        return lines
+    }
+
+    /// The stacked bar, scaled to the largest app as iOS scales to the device.
+    private func bar(_ app: AppStorageAudit, largest: UInt64) -> String {
+        guard largest > 0 else { return "[" + String(repeating: " ", count: barWidth) + "]" }
+        var text = ""
+        var used = 0
+        for part in app.categories where part.usage.allocatedBytes > 0 {
+            let cells = Int(part.usage.allocatedBytes * UInt64(barWidth) / largest)
+            guard cells > 0 else { continue }
+            used += cells
+            text += cell(part.category, count: cells)
+        }
+        return "[" + text + String(repeating: " ", count: max(0, barWidth - used)) + "]"
+    }
+
+    private func cell(_ category: StorageCategory, count: Int) -> String {
+        guard colour else { return String(repeating: Self.letters[category] ?? "?", count: count) }
+        return "\u{1B}[\(Self.colours[category] ?? 37)m" + String(repeating: "█", count: count) + "\u{1B}[0m"
+    }
+
+    private func legend() -> String {
+        "Bars: " + StorageCategory.allCases.map { "\(cell($0, count: 1)) \(Self.names[$0] ?? $0.rawValue)" }.joined(separator: "  ")
+    }
+
+    /// iCloud's quotas are decimal (5 GB is 5,000,000,000 bytes).
+    private static func quota(_ bytes: UInt64) -> String {
+        bytes % 1_000_000_000 == 0 ? "\(bytes / 1_000_000_000) GB" : ByteText.format(bytes)
+    }
+
+    private static func permille(_ value: UInt64) -> String { "\(value / 10).\(value % 10)%" }
+
+    private static let names: [StorageCategory: String] = [
+        .bundle: "app", .documents: "Documents", .library: "Library", .applicationSupport: "Application Support",
+        .caches: "Caches", .tmp: "tmp", .home: "other",
+    ]
+    private static let letters: [StorageCategory: Character] = [
+        .bundle: "A", .documents: "D", .library: "L", .applicationSupport: "S", .caches: "C", .tmp: "T", .home: "o",
+    ]
+    private static let colours: [StorageCategory: Int] = [
+        .bundle: 90, .documents: 34, .library: 33, .applicationSupport: 35, .caches: 36, .tmp: 32, .home: 37,
+    ]
+}

@@ -1,0 +1,60 @@
+import Container
+import FileSystem
+import Foundation
+import GRDB
+
+/// Reading a manifest without changing anything, for tools that inspect a
+/// container (the storage audit) rather than use it as the app does.
+extension CacheManifest {
+    /// One entry as a read-only reader sees it.
+    public struct RecordedFile: Sendable, Hashable {
+        /// The file, relative to the container root.
+        public var path: String
+        /// The size recorded when it was downloaded.
+        public var size: Int64
+    }
+
+    /// The entries of `container`'s manifest, by path, read without creating
+    /// or changing a file; nil when the container has no manifest.
+    ///
+    /// ``init(container:)`` creates the database and migrates it, and
+    /// SQLite opening a WAL-mode file even read-only creates its `-shm`
+    /// index: either would change the tree being inspected. So a manifest
+    /// with no write-ahead log (the normal state once the app closed it) is
+    /// opened `immutable=1`, which creates nothing; one with a non-empty
+    /// `-wal` (the app is running, or was killed) is opened read-only, so
+    /// the newest entries in its log are seen.
+    public static func recordedFiles(in container: AppContainer) throws(CacheManifestError) -> [RecordedFile]? {
+        let path = container.url(forRelativePath: relativePath).standardizedFileURL.path
+        let log: FileStatus?
+        do {
+            guard try FileSystemPaths.status(atPath: path)?.isRegularFile == true else { return nil }
+            log = try FileSystemPaths.status(atPath: path + "-wal")
+        } catch {
+            throw CacheManifestError(.file, path: relativePath, "cannot read the manifest's status: \(error)")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let location = (log?.size ?? 0) > 0 ? path : immutableURI(path)
+        do {
+            let queue = try DatabaseQueue(path: location, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT path, size FROM resource ORDER BY path").map { row in
+                    RecordedFile(path: row[0], size: row[1])
+                }
+            }
+        } catch {
+            throw CacheManifestError(.database, path: relativePath, "cannot read the manifest: \(error)")
+        }
+    }
+
+    /// `file:<path>?immutable=1`, the path percent-encoded as SQLite's URI
+    /// filenames require.
+    private static func immutableURI(_ path: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "/-._~")
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        return "file:" + encoded + "?immutable=1"
+    }
+}
