@@ -8,16 +8,13 @@ public struct LedgerTotals: Sendable, Hashable {
     /// snapshot: what the service would store without deduplication.
     public var referencedBytes: Int64 = 0
     /// Per account: name, usage and quota.
-    public var accounts: [(name: String, used: Int64, quota: Int64)] = []
+    public var accounts: [AccountUsage] = []
 
-    public static func == (lhs: LedgerTotals, rhs: LedgerTotals) -> Bool {
-        lhs.chunks == rhs.chunks && lhs.storedBytes == rhs.storedBytes && lhs.referencedBytes == rhs.referencedBytes
-            && lhs.accounts.map(\.name) == rhs.accounts.map(\.name) && lhs.accounts.map(\.used) == rhs.accounts.map(\.used)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(chunks)
-        hasher.combine(storedBytes)
+    /// One account's usage and quota.
+    public struct AccountUsage: Sendable, Hashable {
+        public var name: String
+        public var used: Int64
+        public var quota: Int64
     }
 
     /// Bytes deduplication saved.
@@ -38,7 +35,7 @@ extension Ledger {
                 JOIN snapshots p ON p.id = s.snapshot_id WHERE p.state = 'current'
                 """).first?.int(0) ?? 0
             for row in try await tx.execute("SELECT name, used, quota FROM accounts ORDER BY name") {
-                totals.accounts.append((try row.string(0), try row.int(1), try row.int(2)))
+                totals.accounts.append(LedgerTotals.AccountUsage(name: try row.string(0), used: try row.int(1), quota: try row.int(2)))
             }
             return .success(totals)
         }

@@ -22,9 +22,16 @@ public struct DirectoryChunkStore: ChunkStore {
 
     public func put(_ key: String, _ bytes: [UInt8]) async throws(CloudStorageError) {
         let path = try self.path(of: key)
+        let options = AtomicWriteOptions(durability: .full, permissions: 0o600)
         do {
-            try FileSystemPaths.makeDirectories(atPath: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), permissions: 0o700)
-            try FileSystemPaths.writeAtomically(bytes, toPath: path, options: AtomicWriteOptions(durability: .full, permissions: 0o600))
+            do {
+                try FileSystemPaths.writeAtomically(bytes, toPath: path, options: options)
+            } catch where error.isNotFound {
+                // The first chunk of its fan-out directory: create it, once,
+                // rather than before every put.
+                try FileSystemPaths.makeDirectories(atPath: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), permissions: 0o700)
+                try FileSystemPaths.writeAtomically(bytes, toPath: path, options: options)
+            }
         } catch {
             throw Self.storageError(error, "put \(key)")
         }
