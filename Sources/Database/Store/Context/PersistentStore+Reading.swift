@@ -9,7 +9,7 @@ extension PersistentStore {
         let numbers = includingSubentities ? entity.entityNumbers : [entity.number]
         let sql = "SELECT * FROM \(entity.tableName) WHERE \(Self.entityFilter(numbers)) ORDER BY Z_PK"
         return try read { db in
-            try Row.fetchAll(db, sql: sql).compactMap { row in layout.object(from: row) }
+            try layout.objects(try db.makeStatement(sql: sql))
         }
     }
 
@@ -29,7 +29,7 @@ extension PersistentStore {
         let entity = try layout.requireEntity(id.entityName)
         let sql = "SELECT * FROM \(entity.tableName) WHERE Z_PK = ? AND \(Self.entityFilter(entity.entityNumbers))"
         let object = try read { db in
-            try Row.fetchOne(db, sql: sql, arguments: [id.primaryKey]).flatMap { layout.object(from: $0) }
+            try layout.objects(try db.cachedStatement(sql: sql), arguments: [id.primaryKey]).first
         }
         guard let object else {
             throw StoreError(.objectNotFound, "no object \(id) in the store", path: path, entity: id.entityName)
@@ -60,33 +60,6 @@ extension PersistentStore {
 }
 
 extension StoreLayout {
-    /// The object a row of an entity table holds, by the row's `Z_ENT`;
-    /// nil for a row of an entity the model does not know.
-    func object(from row: Row) -> ManagedObject? {
-        let number: Int = row["Z_ENT"] ?? 0
-        guard let entity = entity(number: number) else { return nil }
-        var values: [String: AttributeValue] = [:]
-        for (name, attribute) in entity.attributes {
-            values[name] = ColumnValueCoding.attributeValue(row[attribute.column] ?? .null, type: attribute.type)
-        }
-        var toOne: [String: ObjectID] = [:]
-        for (name, storage) in entity.relationships {
-            guard case .foreignKey(let column, let entityColumn, _) = storage,
-                  let key: Int64 = row[column] else { continue }
-            toOne[name] = ObjectID(entityName: destinationName(of: name, in: entity, entityNumber: entityColumn.flatMap { row[$0] }),
-                                   primaryKey: key)
-        }
-        return ManagedObject(objectID: ObjectID(entityName: entity.name, primaryKey: row["Z_PK"] ?? 0),
-                             version: row["Z_OPT"] ?? 0, values: values, toOne: toOne)
-    }
-
-    /// The destination's entity: the one its `Z_ENT` names when the
-    /// relationship records it, else the declared destination.
-    func destinationName(of relationship: String, in entity: EntityLayout, entityNumber: Int?) -> String {
-        if let entityNumber, let named = self.entity(number: entityNumber) { return named.name }
-        return model.relationship(relationship, ofEntityNamed: entity.name)?.destinationEntityName ?? ""
-    }
-
     func destinationIDs(_ db: Database, of key: Int64, in entity: EntityLayout, storage: RelationshipStorage,
                         destination: EntityLayout) throws -> [ObjectID] {
         let sql: String

@@ -56,7 +56,7 @@ extension PersistentStore {
         var found: [ObjectID: ManagedObject] = [:]
         for (table, keys) in byTable {
             let sql = "SELECT * FROM \(table) WHERE Z_PK IN (\(keys.map(String.init).joined(separator: ",")))"
-            let objects = try read { db in try Row.fetchAll(db, sql: sql).compactMap { layout.object(from: $0) } }
+            let objects = try read { db in try layout.objects(try db.makeStatement(sql: sql)) }
             for object in objects { found[object.objectID] = object }
         }
         var result: [ManagedObject] = []

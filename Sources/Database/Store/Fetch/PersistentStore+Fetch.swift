@@ -9,7 +9,7 @@ extension PersistentStore {
             // The connection's statement cache: a list that fetches the same
             // request again (a search as the user types, a controller's
             // refresh) skips SQLite's compile.
-            try Row.fetchAll(try db.cachedStatement(sql: statement.sql), arguments: statement.arguments).compactMap { layout.object(from: $0) }
+            try layout.objects(try db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
         }
     }
 
@@ -67,7 +67,7 @@ extension PersistentStore {
     /// the shape hand-written SQL would have.
     public func selectStatement(for request: FetchRequest, columns: String, ordered: Bool = true) throws(StoreError) -> PredicateSQL {
         let entity = try layout.requireEntity(request.entityName)
-        var schema = layout.sqlSchema
+        var schema = sqlSchema
         if !request.includesSubentities, var mapping = schema.entities[entity.name] {
             mapping.entityIDs = [entity.number]
             schema.entities[entity.name] = mapping

@@ -1,6 +1,7 @@
 import FileSystem
 import Foundation
 import GRDB
+import PredicateFormat
 import SystemPackage
 
 /// A store file in Core Data's SQLite layout, opened read-only or
@@ -21,10 +22,14 @@ public final class PersistentStore: Sendable {
     /// The GRDB connection(s): an in-memory queue holding the image when
     /// read-only, a pool over the file otherwise.
     let database: any DatabaseWriter
+    /// The layout as the predicate compiler sees it, derived once: every
+    /// fetch compiles against it.
+    let sqlSchema: SQLSchema
 
     init(path: String, layout: StoreLayout, isReadOnly: Bool, database: any DatabaseWriter) {
         self.path = path
         self.layout = layout
+        self.sqlSchema = layout.sqlSchema
         self.isReadOnly = isReadOnly
         self.database = database
     }
