@@ -11,7 +11,8 @@ import NetworkConditions
 //      content-server process, against `curl --parallel` on the same files;
 //   2. the launch check of a 10,000-entry manifest;
 //   3. radio-on time of 100 small requests, coalesced against immediate.
-// Usage: network-benchmark CONTENT_SERVER_BINARY WORK_DIR [files=1000] [parallel=8]
+// Usage: network-benchmark CONTENT_SERVER_BINARY WORK_DIR [files=1000] [parallel=8] [--check-only]
+// (--check-only: the launch check alone, part 2.)
 
 func now() -> Double { Date().timeIntervalSince1970 }
 /// CPU time of the calling thread: on a machine shared with other work, the
@@ -23,9 +24,10 @@ func threadCPU() -> Double {
 }
 func median(_ values: [Double]) -> Double { let s = values.sorted(); return s[s.count / 2] }
 
-let arguments = CommandLine.arguments
+let checkOnly = CommandLine.arguments.contains("--check-only")
+let arguments = CommandLine.arguments.filter { $0 != "--check-only" }
 guard arguments.count >= 3 else {
-    print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel]")
+    print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel] [--check-only]")
     exit(2)
 }
 let serverBinary = arguments[1]
@@ -68,49 +70,51 @@ defer { kill(server.processIdentifier, SIGTERM); server.waitUntilExit() }
 let base = "http://127.0.0.1:\(port)/"
 print("files: \(fileCount), \(totalBytes) bytes, parallel \(parallel), server pid \(server.processIdentifier)")
 
-// 1. Re-fetch after a purge, against curl --parallel.
 let home = work.appendingPathComponent("home")
 try? FileSystemPaths.removeTree(atPath: home.path)
 let container = try AppContainer.create(at: home, bundleName: "Bench")
 let downloader = Downloader(configuration: DownloaderConfiguration(maxConnectionsPerHost: parallel))
-let cache = try CachedResources(container: container, downloader: downloader)
-let firstFetch = now()
-let problems = (0..<fileCount).map {
-    CacheProblem(path: "Library/Caches/f\($0).bin", url: base + "f\($0).bin", reason: .missing, expectedSize: 0)
-}
-let first = await cache.refetch(problems, concurrency: parallel)
-print(String(format: "first fetch (no manifest yet): %.3f s, %d fetched, %d failed", now() - firstFetch, first.fetched.count, first.failures.count))
+if !checkOnly {
+    // 1. Re-fetch after a purge, against curl --parallel.
+    let cache = try CachedResources(container: container, downloader: downloader)
+    let firstFetch = now()
+    let problems = (0..<fileCount).map {
+        CacheProblem(path: "Library/Caches/f\($0).bin", url: base + "f\($0).bin", reason: .missing, expectedSize: 0)
+    }
+    let first = await cache.refetch(problems, concurrency: parallel)
+    print(String(format: "first fetch (no manifest yet): %.3f s, %d fetched, %d failed", now() - firstFetch, first.fetched.count, first.failures.count))
 
-var ours: [Double] = [], curls: [Double] = []
-let curlDirectory = work.appendingPathComponent("curl")
-var config = ""
-for index in 0..<fileCount { config += "url = \"\(base)f\(index).bin\"\noutput = \"\(curlDirectory.path)/f\(index).bin\"\n" }
-let configPath = work.appendingPathComponent("curl.config").path
-try FileSystemPaths.writeAtomically(Data(config.utf8), toPath: configPath)
-for round in 0..<3 {
-    // Ours: purge Caches, launch check, re-fetch everything.
-    try container.removeItem("Library/Caches")
-    try container.createDirectory("Library/Caches")
-    let start = now()
-    let report = try await cache.restoreMissing(concurrency: parallel)
-    let elapsed = now() - start
-    guard report.isComplete, report.fetched.count == fileCount else { print("re-fetch incomplete: \(report.failures.count) failures"); exit(1) }
-    ours.append(elapsed)
-    // curl --parallel on the same files, same server, same parallelism.
-    try? FileSystemPaths.removeTree(atPath: curlDirectory.path)
-    try FileSystemPaths.makeDirectories(atPath: curlDirectory.path)
-    let curl = Process()
-    curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    curl.arguments = ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(parallel), "--config", configPath]
-    let curlStart = now()
-    try curl.run()
-    curl.waitUntilExit()
-    curls.append(now() - curlStart)
-    print(String(format: "round %d: ours %.3f s (%.0f MB/s), curl --parallel %.3f s (%.0f MB/s)", round, elapsed,
-                 Double(totalBytes) / elapsed / 1e6, curls.last!, Double(totalBytes) / curls.last! / 1e6))
+    var ours: [Double] = [], curls: [Double] = []
+    let curlDirectory = work.appendingPathComponent("curl")
+    var config = ""
+    for index in 0..<fileCount { config += "url = \"\(base)f\(index).bin\"\noutput = \"\(curlDirectory.path)/f\(index).bin\"\n" }
+    let configPath = work.appendingPathComponent("curl.config").path
+    try FileSystemPaths.writeAtomically(Data(config.utf8), toPath: configPath)
+    for round in 0..<3 {
+        // Ours: purge Caches, launch check, re-fetch everything.
+        try container.removeItem("Library/Caches")
+        try container.createDirectory("Library/Caches")
+        let start = now()
+        let report = try await cache.restoreMissing(concurrency: parallel)
+        let elapsed = now() - start
+        guard report.isComplete, report.fetched.count == fileCount else { print("re-fetch incomplete: \(report.failures.count) failures"); exit(1) }
+        ours.append(elapsed)
+        // curl --parallel on the same files, same server, same parallelism.
+        try? FileSystemPaths.removeTree(atPath: curlDirectory.path)
+        try FileSystemPaths.makeDirectories(atPath: curlDirectory.path)
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(parallel), "--config", configPath]
+        let curlStart = now()
+        try curl.run()
+        curl.waitUntilExit()
+        curls.append(now() - curlStart)
+        print(String(format: "round %d: ours %.3f s (%.0f MB/s), curl --parallel %.3f s (%.0f MB/s)", round, elapsed,
+                     Double(totalBytes) / elapsed / 1e6, curls.last!, Double(totalBytes) / curls.last! / 1e6))
+    }
+    let oursBest = ours.min()!, curlBest = curls.min()!
+    print(String(format: "RESULT refetch: ours best %.3f s, curl best %.3f s, throughput ratio %.2fx of curl", oursBest, curlBest, curlBest / oursBest))
 }
-let oursBest = ours.min()!, curlBest = curls.min()!
-print(String(format: "RESULT refetch: ours best %.3f s, curl best %.3f s, throughput ratio %.2fx of curl", oursBest, curlBest, curlBest / oursBest))
 
 // 2. The launch check of a 10,000-entry manifest.
 let checkHome = work.appendingPathComponent("check-home")
@@ -136,6 +140,8 @@ for _ in 0..<20 {
 }
 print(String(format: "RESULT launch check of 10,000 entries: wall median %.2f ms, best %.2f ms; CPU median %.2f ms, best %.2f ms",
              median(checks) * 1000, checks.min()! * 1000, median(checkCPU) * 1000, checkCPU.min()! * 1000))
+
+if checkOnly { await downloader.shutdown(); kill(server.processIdentifier, SIGTERM); server.waitUntilExit(); exit(0) }
 
 // 3. Radio-on time: 100 small requests, one every 10 s of simulated time,
 // sent at once against coalesced in 5-minute windows. Transfers run for
