@@ -8,15 +8,15 @@ import Testing
 /// Pillow, is not blank and shows the categories' colours.
 @Suite struct ReportBrowserTests {
     @Test(.enabled(if: SystemTool.shouldRun(needing: "chromium"), "chromium is not installed (Debian: chromium); CI is unset"),
-          .timeLimit(.minutes(3)))
-    func chromiumDrawsTheReport() throws {
+          .timeLimit(.minutes(3)), arguments: ["ordinary", "hostile"])
+    func chromiumDrawsTheReport(_ name: String) throws {
         let temp = try TemporaryDirectory("report-chromium")
-        let audit = ReportFixture.ordinary
+        let audit = name == "ordinary" ? ReportFixture.ordinary : ReportFixture.hostile
         let page = try ReportFixture.write(audit, in: temp)
         let png = temp.file("report.png")
         try HeadlessChromium.screenshot(of: page, to: png, scratch: temp)
         // Kept with `swift test --attachments-path DIR`, to look at.
-        Attachment.record(try temp.read("report.png"), named: "storage-report.png")
+        Attachment.record(try temp.read("report.png"), named: "storage-report-\(name).png")
 
         let colours = StorageCategory.allCases.map(\.style.htmlColour)
         let pixels = try ReportOracle.pixels(png, colours: colours)

@@ -29,7 +29,7 @@ struct FindingsSection {
             .td(.safeText(app)),
             .td(.a(.class("rule"), .safeAttribute("href", "#rule-\(finding.rule.rawValue.lowercased())"),
                    .safeAttribute("title", "\(finding.section): \(finding.rule.title)"), .safeText(finding.rule.rawValue))),
-            .td(.code(.safeText(finding.path))),
+            .td(.class("path"), .code(.safeText(finding.path))),
             .td(.class("num"), .safeAttribute("title", "\(ReportNumbers.grouped(finding.bytes)) bytes"),
                 .safeText(ReportNumbers.bytes(finding.bytes))),
             .td(.safeText(finding.detail)),

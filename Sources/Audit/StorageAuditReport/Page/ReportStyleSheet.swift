@@ -31,6 +31,7 @@ enum ReportStyleSheet {
         "th{text-align:left;color:#3c3c43;font-weight:600;border-bottom:1px solid #c6c6c8;padding:5px 6px}",
         "td{border-bottom:1px solid #e5e5ea;padding:5px 6px;vertical-align:top}",
         "td.num,th.num{text-align:right;white-space:nowrap}",
+        "td.path{min-width:240px}",
         "code{font:12px/1.3 'DejaVu Sans Mono',Menlo,monospace;word-break:break-all}",
         ".rule{font-weight:700;color:#0a84ff;text-decoration:none}",
         ".rules{margin:12px 0 0;padding:0;list-style:none;color:#3c3c43;font-size:13px}",
