@@ -4,8 +4,9 @@ import Foundation
 /// `chromium`), and whether its absence may skip them.
 ///
 /// On a developer's machine a missing tool skips its tests, with the
-/// reason in the test's trait; under CI (`CI` set, as `.ci/run`'s runner
-/// sets it) the tests run anyway and fail, so CI never passes by skipping.
+/// reason in the test's trait; under CI (`CI` set, as `.ci/run` and CI
+/// runners set it) the tests run anyway and fail, so CI never passes by
+/// skipping.
 public enum SystemTool {
     /// The executable `name` on `PATH`, or nil.
     public static func locate(_ name: String) -> URL? {
