@@ -16,7 +16,8 @@ import PackageDescription
 //   Cloud:     CloudProtocol (wire types), CloudService (the iCloud backup
 //              service), CloudBackup (the device side)
 //   Audit:     StorageAudit (what each app costs the disk and the backup,
-//              against the storage guidelines; no NIO)
+//              against the storage guidelines; no NIO), StorageAuditReport
+//              (the audit as one HTML page, on Plot)
 //   CLI:       SandboxCLI (the commands, a library so tests can reach them), sandbox (a thin main)
 // The graph is drawn once, in docs/ARCHITECTURE.md.
 let package = Package(
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "Launch", targets: ["Launch"]),
         .library(name: "Device", targets: ["Device"]),
         .library(name: "StorageAudit", targets: ["StorageAudit"]),
+        .library(name: "StorageAuditReport", targets: ["StorageAuditReport"]),
         .executable(name: "sandbox", targets: ["sandbox"]),
         .executable(name: "sandbox-confine", targets: ["sandbox-confine"]),
     ],
@@ -51,6 +53,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         .target(
@@ -280,6 +283,14 @@ let package = Package(
             path: "Sources/Audit/StorageAudit"
         ),
         .target(
+            // The audit as one self-contained HTML page (issue 18): the
+            // stacked bars, a squarified treemap in inline SVG, the findings
+            // and the iCloud cost. Plot writes the HTML; the layout is ours.
+            name: "StorageAuditReport",
+            dependencies: ["StorageAudit", .product(name: "Plot", package: "Plot")],
+            path: "Sources/Audit/StorageAuditReport"
+        ),
+        .target(
             name: "SandboxCLI",
             dependencies: [
                 "PropertyList",
@@ -301,6 +312,7 @@ let package = Package(
                 "CloudService",
                 "CloudBackup",
                 "StorageAudit",
+                "StorageAuditReport",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -527,6 +539,13 @@ let package = Package(
             dependencies: ["TestSupport", "StorageAudit", "Device", "Container", "CacheManifest", "Keychain", "Preferences", "PropertyList", "FileSystem",
                            "sandbox"],
             path: "Tests/StorageAuditTests"
+        ),
+        .testTarget(
+            // The treemap's layout properties, and the HTML report: byte for
+            // byte, escaped, valid for xmllint, drawn by headless Chromium.
+            name: "StorageAuditReportTests",
+            dependencies: ["TestSupport", "StorageAuditReport", "StorageAudit", "Device", "Container", "FileSystem", "sandbox"],
+            path: "Tests/StorageAuditReportTests"
         ),
         .testTarget(
             name: "SandboxCLITests",

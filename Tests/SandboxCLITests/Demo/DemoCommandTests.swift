@@ -21,6 +21,14 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: devices.appendingPathComponent("demo-iphone-2/device.plist").path))
         let backups = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("backups").path)
         #expect(backups.count == 1)
+        // It ends with the audit of Possessions, and its HTML report beside the devices.
+        let lastStep = try #require(output.components(separatedBy: "\n").last { $0.range(of: #"^\d+\. "#, options: .regularExpression) != nil })
+        #expect(lastStep.hasSuffix("Audit what Possessions costs the disk and the backup"), "\(lastStep)")
+        #expect(output.contains("iCloud backup:") && output.contains("com.example.Possessions"))
+        let report = devices.appendingPathComponent("possessions-audit.html")
+        #expect(output.contains(report.path))
+        let page = String(decoding: try Data(contentsOf: report), as: UTF8.self)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<svg") && !page.contains("<script"))
 
         // A second run starts afresh and replaces the first run's devices and backup.
         let again = try SandboxProcess.run(["demo"], in: scratch.url, subcommand: nil, environment: ["SANDBOX_HOME": home.path])

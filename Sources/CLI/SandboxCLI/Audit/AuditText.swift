@@ -1,4 +1,5 @@
 import StorageAudit
+import StorageAuditReport
 
 /// The audit for people: one stacked bar per app, like Settings › iPhone
 /// Storage, the app's figures, its findings, and the iCloud cost.
@@ -28,7 +29,7 @@ struct AuditText {
         lines.append("  app \(ByteText.format(app.appBytes)), documents & data \(ByteText.format(app.dataBytes)); "
                      + "apparent \(ByteText.format(app.total.apparentBytes))")
         let parts = app.categories.filter { $0.usage.allocatedBytes > 0 && $0.category != .home }
-            .map { "\(Self.names[$0.category] ?? $0.category.rawValue) \(ByteText.format($0.usage.allocatedBytes))" }
+            .map { "\($0.category.style.name) \(ByteText.format($0.usage.allocatedBytes))" }
         lines.append("  " + parts.joined(separator: " · "))
         var extras = ["backup \(ByteText.format(app.total.backupBytes))", "purge frees \(ByteText.format(app.total.purgeableBytes))",
                       "update keeps \(ByteText.format(app.total.keptByUpdateBytes))"]
@@ -47,10 +48,10 @@ struct AuditText {
     }
 
     private func render(_ cost: ICloudCost) -> [String] {
-        var lines = ["iCloud backup: \(ByteText.format(cost.backupBytes)) of the \(Self.quota(cost.quotaBytes)) quota"
+        var lines = ["iCloud backup: \(ByteText.format(cost.backupBytes)) of the \(ReportNumbers.quota(cost.quotaBytes)) quota"
                         + (cost.fitsInQuota ? "" : " (over the quota)")]
         for app in cost.apps {
-            lines.append("  \(app.bundleID): \(ByteText.format(app.backupBytes)) (\(Self.permille(app.quotaPermille)) of the quota); "
+            lines.append("  \(app.bundleID): \(ByteText.format(app.backupBytes)) (\(ReportNumbers.percent(permille: app.quotaPermille)) of the quota); "
                          + "turning its iCloud Backup off saves \(ByteText.format(app.backupBytes))")
         }
         return lines
@@ -71,29 +72,11 @@ struct AuditText {
     }
 
     private func cell(_ category: StorageCategory, count: Int) -> String {
-        guard colour else { return String(repeating: Self.letters[category] ?? "?", count: count) }
-        return "\u{1B}[\(Self.colours[category] ?? 37)m" + String(repeating: "█", count: count) + "\u{1B}[0m"
+        guard colour else { return String(repeating: category.style.letter, count: count) }
+        return "\u{1B}[\(category.style.terminalColour)m" + String(repeating: "█", count: count) + "\u{1B}[0m"
     }
 
     private func legend() -> String {
-        "Bars: " + StorageCategory.allCases.map { "\(cell($0, count: 1)) \(Self.names[$0] ?? $0.rawValue)" }.joined(separator: "  ")
+        "Bars: " + StorageCategory.allCases.map { "\(cell($0, count: 1)) \($0.style.name)" }.joined(separator: "  ")
     }
-
-    /// iCloud's quotas are decimal (5 GB is 5,000,000,000 bytes).
-    private static func quota(_ bytes: UInt64) -> String {
-        bytes % 1_000_000_000 == 0 ? "\(bytes / 1_000_000_000) GB" : ByteText.format(bytes)
-    }
-
-    private static func permille(_ value: UInt64) -> String { "\(value / 10).\(value % 10)%" }
-
-    private static let names: [StorageCategory: String] = [
-        .bundle: "app", .documents: "Documents", .library: "Library", .applicationSupport: "Application Support",
-        .caches: "Caches", .tmp: "tmp", .home: "other",
-    ]
-    private static let letters: [StorageCategory: Character] = [
-        .bundle: "A", .documents: "D", .library: "L", .applicationSupport: "S", .caches: "C", .tmp: "T", .home: "o",
-    ]
-    private static let colours: [StorageCategory: Int] = [
-        .bundle: 90, .documents: 34, .library: 33, .applicationSupport: 35, .caches: 36, .tmp: 32, .home: 37,
-    ]
 }

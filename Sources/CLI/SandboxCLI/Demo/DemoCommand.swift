@@ -7,11 +7,13 @@ import Foundation
 /// install, first launch, saving, a denied escape, a backup, a low-disk
 /// purge, a relaunch that rebuilds its cache, an update and a restore onto a
 /// second device, its pictures fetched from a content server the demo
-/// starts on 127.0.0.1 — and narrates each step with what is on disk.
+/// starts on 127.0.0.1, an iCloud backup, and last an audit of its storage
+/// with an HTML report beside the devices — and narrates each step with
+/// what is on disk.
 public struct DemoCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run the Possessions app through install, backup, purge, update and restore, narrating each step."
+        abstract: "Run the Possessions app through install, backup, purge, update and restore, narrating each step, then audit its storage."
     )
 
     @Option(name: .customLong("home"), help: ArgumentHelp(

@@ -81,14 +81,17 @@ struct DemoScript {
         try update(device)
         try restoreOntoSecondDevice()
         try await backUpToICloud()
+        try auditPossessions()
 
         narrator.write("")
         narrator.write("Done. Inspect what the demo left:")
         narrator.write("  devices: \(firstDeviceURL.path)")
         narrator.write("           \(secondDeviceURL.path)")
         narrator.write("  backup:  \(backupURL.path)")
+        narrator.write("  audit:   \(auditReportURL.path)")
         narrator.write("  try: sandbox listapps --device \(firstDeviceURL.path)")
         narrator.write("       sandbox backup info \(backupURL.path) --password \(backupPassword)")
+        narrator.write("       sandbox audit --device \(firstDeviceURL.path) --html audit.html")
     }
 
     // MARK: 1–4
