@@ -12,7 +12,7 @@ import NetworkConditions
 //   2. the launch check of a 10,000-entry manifest;
 //   3. radio-on time of 100 small requests, coalesced against immediate.
 // Usage: network-benchmark CONTENT_SERVER_BINARY WORK_DIR [files=1000] [parallel=8] [--check-only]
-// (--check-only: the launch check alone, part 2.)
+// (--check-only: the launch check alone, part 2; --refetch-only: part 1 alone.)
 
 func now() -> Double { Date().timeIntervalSince1970 }
 /// CPU time of the calling thread: on a machine shared with other work, the
@@ -22,12 +22,21 @@ func threadCPU() -> Double {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
+/// User and system CPU time of this process (`RUSAGE_SELF`) or of its
+/// waited-for children (`RUSAGE_CHILDREN`): what each side spent, whatever
+/// else the machine runs.
+func processCPU(_ who: Int32) -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(who), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
 func median(_ values: [Double]) -> Double { let s = values.sorted(); return s[s.count / 2] }
 
 let checkOnly = CommandLine.arguments.contains("--check-only")
-let arguments = CommandLine.arguments.filter { $0 != "--check-only" }
+let refetchOnly = CommandLine.arguments.contains("--refetch-only")
+let arguments = CommandLine.arguments.filter { $0 != "--check-only" && $0 != "--refetch-only" }
 guard arguments.count >= 3 else {
-    print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel] [--check-only]")
+    print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel] [--check-only | --refetch-only]")
     exit(2)
 }
 let serverBinary = arguments[1]
@@ -94,9 +103,9 @@ if !checkOnly {
         // Ours: purge Caches, launch check, re-fetch everything.
         try container.removeItem("Library/Caches")
         try container.createDirectory("Library/Caches")
-        let start = now()
+        let start = now(), startCPU = processCPU(RUSAGE_SELF.rawValue)
         let report = try await cache.restoreMissing(concurrency: parallel)
-        let elapsed = now() - start
+        let elapsed = now() - start, oursCPU = processCPU(RUSAGE_SELF.rawValue) - startCPU
         guard report.isComplete, report.fetched.count == fileCount else { print("re-fetch incomplete: \(report.failures.count) failures"); exit(1) }
         ours.append(elapsed)
         // curl --parallel on the same files, same server, same parallelism.
@@ -105,16 +114,19 @@ if !checkOnly {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         curl.arguments = ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(parallel), "--config", configPath]
-        let curlStart = now()
+        let curlStart = now(), curlStartCPU = processCPU(RUSAGE_CHILDREN.rawValue)
         try curl.run()
         curl.waitUntilExit()
         curls.append(now() - curlStart)
-        print(String(format: "round %d: ours %.3f s (%.0f MB/s), curl --parallel %.3f s (%.0f MB/s)", round, elapsed,
-                     Double(totalBytes) / elapsed / 1e6, curls.last!, Double(totalBytes) / curls.last! / 1e6))
+        let curlCPU = processCPU(RUSAGE_CHILDREN.rawValue) - curlStartCPU
+        print(String(format: "round %d: ours %.3f s (%.0f MB/s, %.2f s CPU), curl --parallel %.3f s (%.0f MB/s, %.2f s CPU)", round, elapsed,
+                     Double(totalBytes) / elapsed / 1e6, oursCPU, curls.last!, Double(totalBytes) / curls.last! / 1e6, curlCPU))
     }
     let oursBest = ours.min()!, curlBest = curls.min()!
     print(String(format: "RESULT refetch: ours best %.3f s, curl best %.3f s, throughput ratio %.2fx of curl", oursBest, curlBest, curlBest / oursBest))
 }
+
+if refetchOnly { await downloader.shutdown(); kill(server.processIdentifier, SIGTERM); server.waitUntilExit(); exit(0) }
 
 // 2. The launch check of a 10,000-entry manifest.
 let checkHome = work.appendingPathComponent("check-home")

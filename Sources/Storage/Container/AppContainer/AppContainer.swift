@@ -24,6 +24,8 @@ public struct AppContainer: Sendable {
 
     let directory: ConfinedDirectory
     let counter: WriteCounter
+    /// See ``bundleComponent``.
+    private let bundleName: String?
 
     /// Creates the standard layout if missing (idempotent) and returns the
     /// container. With a `bundleName` and no `bundleURL`, an empty
@@ -69,6 +71,7 @@ public struct AppContainer: Sendable {
         self.options = options
         self.directory = directory
         self.counter = WriteCounter.shared(for: root.standardizedFileURL.path)
+        self.bundleName = Self.bundleComponent(of: bundleURL, in: root)
     }
 
     private static func makeLayoutDirectory(_ relativePath: String, in directory: ConfinedDirectory) throws {
@@ -103,8 +106,13 @@ public struct AppContainer: Sendable {
     /// the root share it), so write amplification can be measured.
     public var bytesWritten: UInt64 { counter.value }
 
-    /// The bundle's name inside the container (`Notes.app`), if it is there.
-    var bundleComponent: String? {
+    /// The bundle's name inside the container (`Notes.app`) when it is
+    /// there: every write checks it.
+    var bundleComponent: String? { bundleName }
+
+    /// Derived once: with Foundation's URL standardization it cost a few
+    /// microseconds on every write, a noticeable part of a re-fetch.
+    private static func bundleComponent(of bundleURL: URL?, in root: URL) -> String? {
         guard let bundleURL else { return nil }
         let parent = bundleURL.deletingLastPathComponent().standardizedFileURL.path
         return parent == root.standardizedFileURL.path ? bundleURL.lastPathComponent : nil
