@@ -109,7 +109,24 @@ extension FileDescriptor {
 
     /// The names, sorted bytewise (a stable order for backups and listings).
     public func sortedEntries() throws(FileSystemError) -> [String] {
-        try entries().sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        try entries().sorted(by: Self.bytewisePrecedes)
+    }
+
+    /// Whether `first` sorts before `second` byte by byte (`memcmp` on their
+    /// UTF-8): `utf8.lexicographicallyPrecedes` walks the views an element
+    /// at a time, and was a fifth of a large tree walk.
+    static func bytewisePrecedes(_ first: String, _ second: String) -> Bool {
+        var first = first, second = second  // `withUTF8` copies only a string that is not contiguous
+        return first.withUTF8 { a in
+            second.withUTF8 { b in
+                let common = min(a.count, b.count)
+                if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+                    let order = memcmp(left, right, common)
+                    if order != 0 { return order < 0 }
+                }
+                return a.count < b.count
+            }
+        }
     }
 
     /// Calls `body` with each entry's NUL-terminated name (not "." or
