@@ -1,5 +1,6 @@
 import CacheManifest
 import Container
+import Foundation
 
 /// The cache manifest's entries by directory, read before the walk, so the
 /// walk checks each cache file by its name in the directory it is in (no
@@ -68,5 +69,48 @@ struct ManifestIndex {
     private static func split(_ path: String) -> (String?, String) {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (nil, path) }
         return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+}
+
+/// A manifest being read on a thread of its own, from its start until
+/// ``wait()`` first returns it.
+final class ManifestLoad: @unchecked Sendable {
+    // `index` and `failure` are written once by the reading thread before
+    // `done` is set, under `condition`, and read only after it is.
+    private let condition = NSCondition()
+    private var done = false
+    private var index: ManifestIndex?
+    private var failure: CacheManifestError?
+
+    /// Starts reading `container`'s manifest.
+    init(_ container: AppContainer) {
+        let thread = Thread { [self] in
+            let result: Result<ManifestIndex?, CacheManifestError>
+            do throws(CacheManifestError) { result = .success(try ManifestIndex.read(container)) } catch { result = .failure(error) }
+            condition.lock()
+            switch result {
+            case .success(let value): index = value
+            case .failure(let error): failure = error
+            }
+            done = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.start()
+    }
+
+    /// The manifest (nil when there is none or it could not be read), once read.
+    func wait() -> ManifestIndex? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !done { condition.wait() }
+        return index
+    }
+
+    /// Why the manifest could not be read, once ``wait()`` has returned.
+    var error: CacheManifestError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
     }
 }

@@ -16,8 +16,11 @@ extension StorageAuditor {
         var path: String
         var pathLength: Int
         var category: StorageCategory
-        /// The standard directory whose rules govern it (preferences apart from library).
-        var governing: ContainerDirectory
+        /// The rules row of its category (``StorageCategory/rules``).
+        var rules: DirectoryRules
+        /// The rules row of the standard directory that governs it
+        /// (preferences apart from library), which backups read.
+        var governing: DirectoryRules
         /// It or a directory above it is left out of backups (its flag, or a
         /// name backups leave out), so nothing in it is asked about.
         var excludedFromBackup: Bool
@@ -35,7 +38,7 @@ extension StorageAuditor {
     /// relative to its root) or a bundle kept outside it (every item in the
     /// bundle category, paths `<Name>.app/…`).
     mutating func walk(_ url: URL, as bundleName: String?, scan: inout AppScan, container: AppContainer,
-                       manifest: ManifestIndex?) throws {
+                       manifest: ManifestLoad) throws {
         let path = url.standardizedFileURL.path
         do {
             let handle = try DirectoryHandle(openingAt: path, followLinks: false)
@@ -44,10 +47,11 @@ extension StorageAuditor {
             let rootCategory: StorageCategory = bundleName == nil ? .home : .bundle
             // The root is asked about by path, as any backup asks (once).
             let rootBackedUp = rootCategory.rules.backedUp && container.backupIncludes(rootPath, isDirectory: true)
-            add(rootStatus, category: rootCategory, backedUp: rootBackedUp,
+            add(rootStatus, category: rootCategory, rules: rootCategory.rules, backedUp: rootBackedUp,
                 isCategoryDirectory: rootPath == rootCategory.containerDirectory.relativePath, scan: &scan)
             var open = [WalkDirectory(path: rootPath, pathLength: rootPath.utf8.count, category: rootCategory,
-                                      governing: bundleName == nil ? .home : .bundle,
+                                      rules: rootCategory.rules,
+                                      governing: StorageRules.rules(for: bundleName == nil ? .home : .bundle),
                                       excludedFromBackup: false,  // a backup always takes the root
                                       isPreferences: false, recordedNames: nil, caseMark: scan.cases.mark)]
             try handle.descriptor.walkTree { entry, parent throws(FileSystemError) in
@@ -65,49 +69,49 @@ extension StorageAuditor {
     /// Counts one entry, notes what the findings need of it, and opens its
     /// record when it is a directory (the walk enters it next).
     private mutating func visit(_ entry: TreeEntry, in directory: WalkDirectory, parent: FileDescriptor, inBundle: Bool,
-                                scan: inout AppScan, container: AppContainer, manifest: ManifestIndex?,
+                                scan: inout AppScan, container: AppContainer, manifest: ManifestLoad,
                                 open: inout [WalkDirectory]) throws(FileSystemError) {
         let status = entry.status
         let name = entry.name
         // Category and rules change only in the first two levels.
-        var category = directory.category, governing = directory.governing
+        var category = directory.category, rules = directory.rules, governing = directory.governing
         var isCategoryDirectory = false
         if entry.depth <= 1 {
             let path = directory.path(of: name)
             if !inBundle {
                 category = StorageCategory(relativePath: path)
-                governing = StorageRules.directory(forRelativePath: path)
+                rules = category.rules
+                governing = StorageRules.rules(forRelativePath: path)
             }
             isCategoryDirectory = path == category.containerDirectory.relativePath
         }
         let pathLength = directory.pathLength + (directory.path.isEmpty ? 0 : 1) + name.utf8.count
         var backedUp = false
-        if category.rules.backedUp && !directory.excludedFromBackup {
+        if rules.backedUp && !directory.excludedFromBackup {
             backedUp = container.backupIncludes(entry: name, in: parent, status: status, governedBy: governing,
                                                 isTopLevel: entry.depth == 0 && !inBundle, pathLength: pathLength,
                                                 relativePath: { directory.path(of: name) })
         }
-        add(status, category: category, backedUp: backedUp, isCategoryDirectory: isCategoryDirectory, scan: &scan)
+        add(status, category: category, rules: rules, backedUp: backedUp, isCategoryDirectory: isCategoryDirectory, scan: &scan)
         scan.cases.visit(name: name, bytes: status.allocatedBytes)
         try inspect(entry, in: directory, parent: parent, category: category, backedUp: backedUp, scan: &scan)
         if status.isDirectory {
             let path = directory.path(of: name)
-            open.append(WalkDirectory(path: path, pathLength: pathLength, category: category, governing: governing,
-                                      excludedFromBackup: directory.excludedFromBackup || (category.rules.backedUp && !backedUp),
+            open.append(WalkDirectory(path: path, pathLength: pathLength, category: category, rules: rules, governing: governing,
+                                      excludedFromBackup: directory.excludedFromBackup || (rules.backedUp && !backedUp),
                                       isPreferences: path == AppScan.preferencesDirectory,
-                                      recordedNames: category == .caches ? manifest?.names(in: path) : nil,
+                                      recordedNames: category == .caches ? manifest.wait()?.names(in: path) : nil,
                                       caseMark: scan.cases.mark))
         }
     }
 
     /// Adds one item to its category's usage, a file with several links
     /// only the first time.
-    private mutating func add(_ status: FileStatus, category: StorageCategory, backedUp: Bool, isCategoryDirectory: Bool,
-                              scan: inout AppScan) {
+    private mutating func add(_ status: FileStatus, category: StorageCategory, rules: DirectoryRules, backedUp: Bool,
+                              isCategoryDirectory: Bool, scan: inout AppScan) {
         if !status.isDirectory && status.linkCount > 1 {
             guard seenLinks.insert(FileIdentity(device: status.device, inode: status.inode)).inserted else { return }
         }
-        let rules = category.rules
         var usage = scan.usage[category.ordinal]
         usage.allocatedBytes += status.allocatedBytes
         usage.apparentBytes += status.size

@@ -52,21 +52,16 @@ public struct StorageAuditor {
                                keychainItems: Int? = nil) throws -> AppStorageAudit {
         var scan = AppScan()
         var notes: [String] = []
-        // The manifest first, so the walk checks cache files against it as
-        // it meets them.
-        let manifest: ManifestIndex?
-        var manifestError: CacheManifestError?
-        do {
-            manifest = try ManifestIndex.read(container)
-        } catch {
-            manifest = nil
-            manifestError = error
-        }
-        try walk(container.root, as: nil, scan: &scan, container: container, manifest: manifest)
+        // The manifest is read on a second thread while the walk goes
+        // through Documents and Application Support; the walk waits for it
+        // at the first cache directory, to check cache files as it meets them.
+        let load = ManifestLoad(container)
+        try walk(container.root, as: nil, scan: &scan, container: container, manifest: load)
         if let bundle, !Self.isInside(bundle.url, container.root) {
-            try walk(bundle.url, as: bundle.url.lastPathComponent, scan: &scan, container: container, manifest: manifest)
+            try walk(bundle.url, as: bundle.url.lastPathComponent, scan: &scan, container: container, manifest: load)
         }
-        if let manifestError {
+        let manifest = load.wait()
+        if let manifestError = load.error {
             notes.append("The cache manifest could not be read (\(manifestError)); A1 used media types only and A2 was skipped.")
         }
 

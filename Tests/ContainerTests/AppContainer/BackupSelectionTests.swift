@@ -45,7 +45,7 @@ import Testing
         try root.walkTree { entry, parent throws(FileSystemError) in
             let byPath = container.backupIncludes(entry.path, isDirectory: entry.status.isDirectory)
             let byEntry = container.backupIncludes(entry: entry.name, in: parent, status: entry.status,
-                                                   governedBy: StorageRules.directory(forRelativePath: entry.path),
+                                                   governedBy: StorageRules.rules(forRelativePath: entry.path),
                                                    isTopLevel: entry.depth == 0, pathLength: entry.path.utf8.count,
                                                    relativePath: { entry.path })
             #expect(byEntry == byPath, "\(entry.path)")

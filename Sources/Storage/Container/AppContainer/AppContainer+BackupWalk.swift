@@ -13,18 +13,19 @@ extension AppContainer {
     /// ``backupIncludes(_:isDirectory:)`` for its path.
     ///
     /// - Parameters:
-    ///   - directory: the standard directory whose rules govern the item
-    ///     (``StorageRules/directory(forRelativePath:)`` of its path).
+    ///   - rules: the rules row that governs the item
+    ///     (``StorageRules/rules(forRelativePath:)`` of its path; a walk
+    ///     looks it up once per directory).
     ///   - isTopLevel: whether it lies directly in the container's root.
     ///   - pathLength: the length in bytes of its container-relative path.
     ///   - relativePath: that path, asked for only when the flag is kept in
     ///     the container's record (a file system without extended
     ///     attributes) or the item is neither a file, a directory nor a link.
     public func backupIncludes(entry name: String, in parent: FileDescriptor, status: FileStatus,
-                               governedBy directory: ContainerDirectory, isTopLevel: Bool, pathLength: Int,
+                               governedBy rules: DirectoryRules, isTopLevel: Bool, pathLength: Int,
                                relativePath: () -> String) -> Bool {
         // The checks of `backupIncludes(_:isDirectory:)`, in its order.
-        guard pathLength <= ContainerPath.maximumLength, StorageRules.rules(for: directory).backedUp else { return false }
+        guard pathLength <= ContainerPath.maximumLength, rules.backedUp else { return false }
         if isTopLevel && name.hasPrefix(".com.apple.") { return false }
         if Self.isInterruptedWriteLeftover(name) { return false }
         if options.exclusionStorage == .record {
