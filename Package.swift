@@ -332,7 +332,9 @@ let package = Package(
             // need only in their static modules, so they are named here.
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
-                              "-l_FoundationCollections"],
+                              "-l_FoundationCollections",
+                              // FoundationXML's (Store reads .xcdatamodel contents with XMLParser).
+                              "-l_CFXMLInterface", "-lxml2"],
                              .when(platforms: [.linux], configuration: .release)),
             ]
         ),
@@ -475,6 +477,14 @@ let package = Package(
             name: "cloud-benchmark",
             dependencies: ["CloudBackup", "CloudService", "CloudProtocol", "Device", "FileSystem", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/CloudBenchmark"
+        ),
+        .executableTarget(
+            // Issue 18: the storage audit of 1,000,000 files against du -s
+            // and gdu on the same tree in the same run.
+            name: "audit-benchmark",
+            dependencies: ["StorageAudit", "Device", "Container", "CacheManifest", "FileSystem",
+                           .product(name: "SystemPackage", package: "swift-system")],
+            path: "Benchmarks/AuditBenchmark"
         ),
         .executableTarget(
             // Issue 16: fetch, controller and save on 1,000,000 rows against

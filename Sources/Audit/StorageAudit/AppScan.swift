@@ -6,12 +6,15 @@ import SystemPackage
 /// findings need once the walk is over (large files, cache files, the
 /// preferences directory's names), never the whole tree.
 struct AppScan {
-    var usage: [StorageCategory: StorageUsage] = [:]
-    /// A directory the backup leaves out (the flag), while the walk is in it.
-    var excludedFromBackup: String?
+    /// Usage by category, at ``StorageCategory/ordinal``.
+    var usage = [StorageUsage](repeating: StorageUsage(), count: StorageCategory.allCases.count)
     var largeDocuments: [(path: String, status: FileStatus)] = []
     var cacheExtensions: Set<String> = []
-    var cacheFiles: [(path: String, bytes: UInt64)] = []
+    /// The raw extension of the cache file met last, whose lowercased form
+    /// is in ``cacheExtensions`` (most cache files share theirs).
+    var lastCacheExtension: Substring = ""
+    /// Cache files the manifest does not list (all of them without one).
+    var unknownCacheFiles: [(path: String, bytes: UInt64)] = []
     var largeBackedUpSupport: [(path: String, status: FileStatus)] = []
     /// `Library/Preferences/*.plist`: whether each starts as a binary plist.
     var preferenceFiles: [(name: String, bytes: UInt64, isBinary: Bool)] = []
@@ -34,12 +37,41 @@ struct AppScan {
         return nil
     }
 
+    /// Whether a name ends like a SQLite file (``databaseSuffixes``).
+    static func hasDatabaseSuffix(_ name: String) -> Bool {
+        databaseSuffixes.contains { name.hasSuffix($0) }
+    }
+
     /// The lowercased extension of a name, if it has one.
     static func pathExtension(_ path: String) -> String? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        rawExtension(path).map { $0.lowercased() }
+    }
+
+    /// The extension of a path's last component as written, if it has one
+    /// (the paths are the walk's, with no trailing "/").
+    static func rawExtension(_ path: String) -> Substring? {
+        let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let ext = name[name.index(after: dot)...]
-        return ext.isEmpty ? nil : ext.lowercased()
+        return ext.isEmpty ? nil : ext
+    }
+
+    /// ``rawExtension(_:)`` of a name (no "/"), byte by byte when it is
+    /// ASCII (a character search costs a walk of a million cache files a
+    /// twentieth of its time; in ASCII every "." is a character of its own).
+    static func rawExtension(ofName name: String) -> Substring? {
+        let bytes = name.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return rawExtension(name) }
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex else { return nil }
+        let ext = name[bytes.index(after: dot)...]
+        return ext.isEmpty ? nil : ext
+    }
+
+    /// Adds the extension of the cache file `name` to ``cacheExtensions``.
+    mutating func noteCacheExtension(of name: String) {
+        guard let ext = Self.rawExtension(ofName: name), !ext.utf8.elementsEqual(lastCacheExtension.utf8) else { return }
+        cacheExtensions.insert(ext.lowercased())
+        lastCacheExtension = ext
     }
 
     /// Whether the regular file `name` in `parent` starts with `bplist00`.

@@ -1,6 +1,6 @@
-/// Finds names that differ only by letter case within one directory while a
-/// depth-first walk runs, holding the names of the directories still open
-/// on the walk's path only (not of the whole tree).
+/// Finds names that differ only by letter case within one directory, one
+/// directory at a time as a depth-first walk closes it: only the names of
+/// the directories still open on the walk's path are held.
 struct CaseCollisionTracker {
     /// Names of one directory that fold to the same name.
     struct Collision {
@@ -9,32 +9,41 @@ struct CaseCollisionTracker {
         var bytes: UInt64
     }
 
-    private var open: [(directory: String, names: [String: [(name: String, bytes: UInt64)]])] = []
+    /// Names of the open directories, each directory's after its parent's
+    /// (a child is closed before its parent has more).
+    private var names: [(name: String, bytes: UInt64)] = []
     private(set) var collisions: [Collision] = []
 
-    /// Records `name` (of `bytes`) in `directory` ("" for the walk's root).
-    /// The walk must visit a directory's entries before leaving it.
-    mutating func visit(directory: String, name: String, bytes: UInt64) {
-        while let top = open.last, top.directory != directory, !Self.contains(top.directory, directory) { close() }
-        if open.last?.directory != directory { open.append((directory, [:])) }
-        open[open.count - 1].names[name.lowercased(), default: []].append((name, bytes))
+    /// Where the next directory's names start.
+    var mark: Int { names.count }
+
+    /// Records `name` (of `bytes`) in the directory open last.
+    mutating func visit(name: String, bytes: UInt64) {
+        names.append((name, bytes))
     }
 
-    /// Closes every open directory; call once the walk is over.
-    mutating func finish() {
-        while !open.isEmpty { close() }
-    }
-
-    private mutating func close() {
-        guard let top = open.popLast() else { return }
-        for group in top.names.values where group.count > 1 {
-            collisions.append(Collision(directory: top.directory, names: group.map(\.name).sorted(),
+    /// Checks the names recorded since `mark`, the whole of `directory`,
+    /// and forgets them.
+    mutating func close(_ directory: String, from mark: Int) {
+        defer { names.removeSubrange(mark...) }
+        // Two names that fold alike (`lowercased()`) differ, so at least one
+        // has a capital or a non-ASCII letter: only those are folded, and a
+        // directory of lower-case ASCII names needs no folding at all.
+        // The others are looked up among the folded ones.
+        var groups: [String: [(name: String, bytes: UInt64)]] = [:]
+        for entry in names[mark...] where !Self.foldsToItself(entry.name) {
+            groups[entry.name.lowercased(), default: []].append(entry)
+        }
+        guard !groups.isEmpty else { return }
+        for entry in names[mark...] where Self.foldsToItself(entry.name) { groups[entry.name]?.append(entry) }
+        for group in groups.values where group.count > 1 {
+            collisions.append(Collision(directory: directory, names: group.map(\.name).sorted(),
                                         bytes: group.reduce(0) { $0 + $1.bytes }))
         }
     }
 
-    /// Whether `ancestor` contains `path`.
-    private static func contains(_ ancestor: String, _ path: String) -> Bool {
-        ancestor.isEmpty || path.hasPrefix(ancestor + "/")
+    /// Whether `name` is ASCII without capitals, so `lowercased()` leaves it as it is.
+    private static func foldsToItself(_ name: String) -> Bool {
+        name.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) }
     }
 }

@@ -9,12 +9,21 @@ extension StorageAuditor {
     /// A1: large files in Documents that look re-downloadable: the manifest
     /// lists the path, or a download of the same name and size, or the app
     /// caches files of the same type.
-    func downloadableDocuments(_ scan: AppScan, manifest: [CacheManifest.RecordedFile]?) -> [StorageFinding] {
-        let recordedPaths = Set(manifest?.map(\.path) ?? [])
-        let recordedDownloads = Set(manifest?.map { NameAndSize(path: $0.path, size: $0.size) } ?? [])
+    func downloadableDocuments(_ scan: AppScan, manifest: ManifestIndex?) -> [StorageFinding] {
+        // Downloads of the same name and size, looked for only among the
+        // large documents' names and sizes (few), in one pass over the manifest.
+        var wanted = Set(scan.largeDocuments.map { NameAndSize(path: $0.path, size: Int64($0.status.size)) })
+        var recordedDownloads: Set<NameAndSize> = []
+        if !wanted.isEmpty, let manifest {
+            manifest.forEach { directory, name, size in
+                let key = name.isEmpty ? NameAndSize(path: directory.map { $0 + "/" } ?? "", size: size)
+                                       : NameAndSize(name: name[...], size: size)
+                if wanted.remove(key) != nil { recordedDownloads.insert(key) }
+            }
+        }
         return scan.largeDocuments.compactMap { file in
             let reason: String
-            if recordedPaths.contains(file.path) {
+            if manifest?.contains(file.path) == true {
                 reason = "the cache manifest lists it as downloaded"
             } else if recordedDownloads.contains(NameAndSize(path: file.path, size: Int64(file.status.size))) {
                 reason = "the cache manifest lists a download of the same name and size"
@@ -28,11 +37,10 @@ extension StorageAuditor {
         }
     }
 
-    /// A2: files in Caches that no manifest knows.
-    func unknownCacheFiles(_ scan: AppScan, manifest: [CacheManifest.RecordedFile]?) -> [StorageFinding] {
-        let recorded = Set(manifest?.map(\.path) ?? [])
-        let why = manifest == nil ? "the app has no cache manifest" : "its cache manifest has no entry for it"
-        return scan.cacheFiles.filter { !recorded.contains($0.path) }.map { file in
+    /// A2: files in Caches that no manifest knows (the walk kept only those).
+    func unknownCacheFiles(_ scan: AppScan, hasManifest: Bool) -> [StorageFinding] {
+        let why = hasManifest ? "its cache manifest has no entry for it" : "the app has no cache manifest"
+        return scan.unknownCacheFiles.map { file in
             StorageFinding(.unknownCacheFile, path: file.path, bytes: file.bytes,
                            detail: "\(why), so nothing can fetch it again after a purge")
         }
@@ -103,6 +111,11 @@ private struct NameAndSize: Hashable {
 
     init(path: String, size: Int64) {
         name = path.split(separator: "/").last ?? Substring(path)
+        self.size = size
+    }
+
+    init(name: Substring, size: Int64) {
+        self.name = name
         self.size = size
     }
 }

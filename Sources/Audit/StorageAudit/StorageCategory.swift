@@ -47,6 +47,19 @@ public enum StorageCategory: String, Sendable, Hashable, Codable, CaseIterable, 
         }
     }
 
+    /// The place in ``allCases`` (an index for per-category totals).
+    var ordinal: Int {
+        switch self {
+        case .bundle: 0
+        case .documents: 1
+        case .library: 2
+        case .applicationSupport: 3
+        case .caches: 4
+        case .tmp: 5
+        case .home: 6
+        }
+    }
+
     /// The rules row that governs the category.
     var rules: DirectoryRules { StorageRules.rules(for: containerDirectory) }
 

@@ -16,6 +16,16 @@ extension CacheManifest {
 
     /// The entries of `container`'s manifest, by path, read without creating
     /// or changing a file; nil when the container has no manifest.
+    public static func recordedFiles(in container: AppContainer) throws(CacheManifestError) -> [RecordedFile]? {
+        var files: [RecordedFile] = []
+        let found = try forEachRecordedFile(in: container) { path, size in files.append(RecordedFile(path: path, size: size)) }
+        return found ? files : nil
+    }
+
+    /// Calls `body` with each entry's path and recorded size, by path, one
+    /// row at a time (a manifest of a million entries is never held as
+    /// rows); false when the container has no manifest. Nothing is created
+    /// or changed:
     ///
     /// ``init(container:)`` creates the database and migrates it, and
     /// SQLite opening a WAL-mode file even read-only creates its `-shm`
@@ -24,11 +34,12 @@ extension CacheManifest {
     /// opened `immutable=1`, which creates nothing; one with a non-empty
     /// `-wal` (the app is running, or was killed) is opened read-only, so
     /// the newest entries in its log are seen.
-    public static func recordedFiles(in container: AppContainer) throws(CacheManifestError) -> [RecordedFile]? {
+    public static func forEachRecordedFile(in container: AppContainer,
+                                           _ body: (String, Int64) -> Void) throws(CacheManifestError) -> Bool {
         let path = container.url(forRelativePath: relativePath).standardizedFileURL.path
         let log: FileStatus?
         do {
-            guard try FileSystemPaths.status(atPath: path)?.isRegularFile == true else { return nil }
+            guard try FileSystemPaths.status(atPath: path)?.isRegularFile == true else { return false }
             log = try FileSystemPaths.status(atPath: path + "-wal")
         } catch {
             throw CacheManifestError(.file, path: relativePath, "cannot read the manifest's status: \(error)")
@@ -39,11 +50,11 @@ extension CacheManifest {
         do {
             let queue = try DatabaseQueue(path: location, configuration: configuration)
             defer { try? queue.close() }
-            return try queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT path, size FROM resource ORDER BY path").map { row in
-                    RecordedFile(path: row[0], size: row[1])
-                }
+            try queue.read { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT path, size FROM resource ORDER BY path")
+                while let row = try rows.next() { body(row[0], row[1]) }
             }
+            return true
         } catch {
             throw CacheManifestError(.database, path: relativePath, "cannot read the manifest: \(error)")
         }

@@ -1,5 +1,7 @@
 import Container
+import FileSystem
 import Foundation
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -35,5 +37,21 @@ import Testing
                      "Documents/missing", "../outside"] {
             #expect(!container.backupIncludes(path), "\(path)")
         }
+
+        // A walk that holds each directory gets the same answer for every item.
+        let root = try FileDescriptor.openDirectory(atPath: container.root.path)
+        defer { root.closeQuietly() }
+        var compared = 0
+        try root.walkTree { entry, parent throws(FileSystemError) in
+            let byPath = container.backupIncludes(entry.path, isDirectory: entry.status.isDirectory)
+            let byEntry = container.backupIncludes(entry: entry.name, in: parent, status: entry.status,
+                                                   governedBy: StorageRules.rules(forRelativePath: entry.path),
+                                                   isTopLevel: entry.depth == 0, pathLength: entry.path.utf8.count,
+                                                   relativePath: { entry.path })
+            #expect(byEntry == byPath, "\(entry.path)")
+            compared += 1
+            return .descend
+        }
+        #expect(compared > 15)
     }
 }

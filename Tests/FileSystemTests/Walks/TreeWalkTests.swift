@@ -36,6 +36,44 @@ import Testing
         #expect(seen["a/c/d.txt"]?.device == onDisk?.device)
     }
 
+    @Test func entriesCarryTheirDepth() throws {
+        let scratch = try Self.fixture()
+        let tree = try scratch.directory.openDirectory("tree")
+        defer { tree.closeQuietly() }
+        var depths: [String: Int] = [:]
+        try tree.walkTree { entry, _ throws(FileSystemError) in
+            depths[entry.path] = entry.depth
+            return .descend
+        }
+        #expect(depths == ["a": 0, "a/b.txt": 1, "a/c": 1, "a/c/d.txt": 2, "inner": 0, "out": 0])
+    }
+
+    /// An entry's attribute read through its directory (`getxattrat`, or an
+    /// open where the kernel lacks it): the entry's own, never a link's target's.
+    @Test func anEntrysAttributeIsReadThroughItsDirectory() throws {
+        let scratch = try Self.fixture()
+        let a = try scratch.directory.openDirectory("tree/a")
+        defer { a.closeQuietly() }
+        let file = try a.open("b.txt", .readOnly)
+        defer { file.closeQuietly() }
+        do { try file.setExtendedAttribute("user.test.flag", [1, 2]) } catch {
+            if error.isUnsupported || error.isPermission { return }  // this file system keeps no attributes
+            throw error
+        }
+        #expect(try a.extendedAttribute("user.test.flag", ofEntry: "b.txt") == [1, 2])
+        #expect(try a.extendedAttribute("user.test.other", ofEntry: "b.txt") == nil)
+        #expect(try a.extendedAttribute("user.test.flag", ofEntry: "c") == nil)
+        let tree = try scratch.directory.openDirectory("tree")
+        defer { tree.closeQuietly() }
+        #expect(try tree.extendedAttribute("user.test.flag", ofEntry: "inner") == nil)
+        do {
+            _ = try a.extendedAttribute("user.test.flag", ofEntry: "missing")
+            Issue.record("a missing entry was read")
+        } catch {
+            #expect(error.isNotFound)
+        }
+    }
+
     @Test func aSkippedDirectoryIsNotEntered() throws {
         let scratch = try Self.fixture()
         let tree = try scratch.directory.openDirectory("tree")

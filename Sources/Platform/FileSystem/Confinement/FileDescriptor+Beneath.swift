@@ -136,7 +136,9 @@ extension FileDescriptor {
         var how: (UInt64, UInt64, UInt64) = (UInt64(UInt32(bitPattern: flags)), flags & O_CREAT != 0 ? UInt64(mode) : 0, resolve)
         return retryingOnInterrupt {
             withUnsafePointer(to: &how) { pointer in
-                path.withCString { Int32(truncatingIfNeeded: c_syscall_openat2(sysOpenat2, Int(dir), $0, pointer, 24)) }
+                path.withCString {
+                    Int32(truncatingIfNeeded: c_syscall(sysOpenat2, Int(dir), Int(bitPattern: $0), Int(bitPattern: pointer), 24, 0, 0))
+                }
             }
         }
     }

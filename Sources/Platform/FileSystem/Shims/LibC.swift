@@ -1,6 +1,6 @@
 // The platform import ladder and the calls Swift's C-library module does not
 // declare. Each of these is reached one way, here: `openat2` and the
-// extended-attribute calls through `syscall`/their symbols, `renameat2`,
+// extended-attribute calls (`getxattrat` among them) through `syscall`/their symbols, `renameat2`,
 // `copy_file_range` and `syncfs` by their glibc symbols (glibc 2.28+, which
 // every supported Linux has), never through `dlsym`.
 #if canImport(Glibc)
@@ -27,8 +27,11 @@ typealias CStatVFS = Darwin.statvfs
 // Every argument is an integer or a pointer, which the SysV x86-64 and
 // AAPCS64 ABIs pass the same way to fixed and variadic functions; glibc's
 // `syscall` only moves registers.
+// One declaration of `syscall` (two of different types are refused): six
+// word-sized arguments, pointers passed by their bit pattern; the kernel
+// ignores those a call does not take.
 @_silgen_name("syscall")
-func c_syscall_openat2(_ number: Int, _ dirfd: Int, _ path: UnsafePointer<CChar>, _ how: UnsafeRawPointer, _ size: Int) -> Int
+func c_syscall(_ number: Int, _ a1: Int, _ a2: Int, _ a3: Int, _ a4: Int, _ a5: Int, _ a6: Int) -> Int
 @_silgen_name("fsetxattr")
 func c_fsetxattr(_ fd: Int32, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer?, _ size: Int, _ flags: Int32) -> Int32
 @_silgen_name("fgetxattr")

@@ -10,13 +10,23 @@ import SystemPackage
 /// One item met by a tree walk: where it is and what `lstat` said of it
 /// when the walk saw it.
 public struct TreeEntry: Sendable, Hashable {
-    /// The path relative to the walk's start, components joined by "/".
-    public var path: String
+    /// The path of the directory that holds it, relative to the walk's
+    /// start (`""` for the start itself): shared by the directory's entries,
+    /// so a walk makes no string per entry.
+    public var directoryPath: String
     /// The last component.
     public var name: String
+    /// The path relative to the walk's start, components joined by "/"
+    /// (made on each use).
+    public var path: String { directoryPath.isEmpty ? name : directoryPath + "/" + name }
     /// The status seen by the walk (links not followed). A later open
     /// checks the inode against it (``FileDescriptor/openSeen(_:as:)``).
     public var status: FileStatus
+    /// How many directories down from the walk's start the entry is (0 for
+    /// what the start directory holds itself): a visitor that keeps
+    /// something per directory closes a directory's record when an entry
+    /// comes back up to its depth, with no path to compare.
+    public var depth: Int = 0
 }
 
 /// What a walk does after visiting a directory.
@@ -54,14 +64,14 @@ extension FileDescriptor {
     /// open directory that holds it; its answer for a directory decides
     /// whether the walk enters it.
     public func walkTree(_ visit: (TreeEntry, FileDescriptor) throws(FileSystemError) -> TreeWalkDecision) throws(FileSystemError) {
-        try walkTree(prefix: "", visit)
+        try walkTree(prefix: "", depth: 0, visit)
     }
 
-    private func walkTree(prefix: String,
+    private func walkTree(prefix: String, depth: Int,
                           _ visit: (TreeEntry, FileDescriptor) throws(FileSystemError) -> TreeWalkDecision) throws(FileSystemError) {
         for name in try sortedEntries() {
             guard let info = try statusIfPresent(of: name) else { continue }  // removed meanwhile
-            let entry = TreeEntry(path: prefix.isEmpty ? name : prefix + "/" + name, name: name, status: info)
+            let entry = TreeEntry(directoryPath: prefix, name: name, status: info, depth: depth)
             let decision = try visit(entry, self)
             guard info.isDirectory, decision == .descend else { continue }
             let child: FileDescriptor
@@ -72,7 +82,7 @@ extension FileDescriptor {
             }
             defer { child.closeQuietly() }
             guard let opened = try? child.status(), opened.isSameFile(as: info) else { continue }
-            try child.walkTree(prefix: entry.path, visit)
+            try child.walkTree(prefix: entry.path, depth: depth + 1, visit)
         }
     }
 

@@ -1,0 +1,162 @@
+import Container
+import FileSystem
+import Foundation
+import SystemPackage
+
+/// The walk: one pass over the container (and a bundle kept outside it),
+/// deciding per directory what its entries inherit (category, rules, a
+/// flagged ancestor, the manifest's names there), so an entry costs its
+/// `lstat`, a flag read where a backup could take it, and no path unless a
+/// finding needs one.
+extension StorageAuditor {
+    /// A directory the walk is in, and what its entries inherit from it.
+    struct WalkDirectory {
+        /// Container-relative (`""` for the root; `<Name>.app/…` in a bundle
+        /// kept outside the container).
+        var path: String
+        var pathLength: Int
+        var category: StorageCategory
+        /// The rules row of its category (``StorageCategory/rules``).
+        var rules: DirectoryRules
+        /// The rules row of the standard directory that governs it
+        /// (preferences apart from library), which backups read.
+        var governing: DirectoryRules
+        /// It or a directory above it is left out of backups (its flag, or a
+        /// name backups leave out), so nothing in it is asked about.
+        var excludedFromBackup: Bool
+        var isPreferences: Bool
+        /// The manifest's entries in it (cache directories only).
+        var recordedNames: [String: Int64]?
+        /// Where its names start in the case tracker.
+        var caseMark: Int
+
+        /// The path of its entry `name`.
+        func path(of name: String) -> String { path.isEmpty ? name : path + "/" + name }
+    }
+
+    /// Walks the directory at `url`: the container (`bundleName` nil, paths
+    /// relative to its root) or a bundle kept outside it (every item in the
+    /// bundle category, paths `<Name>.app/…`).
+    mutating func walk(_ url: URL, as bundleName: String?, scan: inout AppScan, container: AppContainer,
+                       manifest: ManifestLoad) throws {
+        let path = url.standardizedFileURL.path
+        do {
+            let handle = try DirectoryHandle(openingAt: path, followLinks: false)
+            let rootStatus = try handle.descriptor.status()
+            let rootPath = bundleName ?? ""
+            let rootCategory: StorageCategory = bundleName == nil ? .home : .bundle
+            // The root is asked about by path, as any backup asks (once).
+            let rootBackedUp = rootCategory.rules.backedUp && container.backupIncludes(rootPath, isDirectory: true)
+            add(rootStatus, category: rootCategory, rules: rootCategory.rules, backedUp: rootBackedUp,
+                isCategoryDirectory: rootPath == rootCategory.containerDirectory.relativePath, scan: &scan)
+            var open = [WalkDirectory(path: rootPath, pathLength: rootPath.utf8.count, category: rootCategory,
+                                      rules: rootCategory.rules,
+                                      governing: StorageRules.rules(for: bundleName == nil ? .home : .bundle),
+                                      excludedFromBackup: false,  // a backup always takes the root
+                                      isPreferences: false, recordedNames: nil, caseMark: scan.cases.mark)]
+            try handle.descriptor.walkTree { entry, parent throws(FileSystemError) in
+                while open.count > entry.depth + 1, let done = open.popLast() { scan.cases.close(done.path, from: done.caseMark) }
+                try visit(entry, in: open[open.count - 1], parent: parent, inBundle: bundleName != nil,
+                          scan: &scan, container: container, manifest: manifest, open: &open)
+                return .descend
+            }
+            while let done = open.popLast() { scan.cases.close(done.path, from: done.caseMark) }
+        } catch {
+            throw StorageAuditError(.unreadable, path: path, "cannot walk it: \(error)")
+        }
+    }
+
+    /// Counts one entry, notes what the findings need of it, and opens its
+    /// record when it is a directory (the walk enters it next).
+    private mutating func visit(_ entry: TreeEntry, in directory: WalkDirectory, parent: FileDescriptor, inBundle: Bool,
+                                scan: inout AppScan, container: AppContainer, manifest: ManifestLoad,
+                                open: inout [WalkDirectory]) throws(FileSystemError) {
+        let status = entry.status
+        let name = entry.name
+        // Category and rules change only in the first two levels.
+        var category = directory.category, rules = directory.rules, governing = directory.governing
+        var isCategoryDirectory = false
+        if entry.depth <= 1 {
+            let path = directory.path(of: name)
+            if !inBundle {
+                category = StorageCategory(relativePath: path)
+                rules = category.rules
+                governing = StorageRules.rules(forRelativePath: path)
+            }
+            isCategoryDirectory = path == category.containerDirectory.relativePath
+        }
+        let pathLength = directory.pathLength + (directory.path.isEmpty ? 0 : 1) + name.utf8.count
+        var backedUp = false
+        if rules.backedUp && !directory.excludedFromBackup {
+            backedUp = container.backupIncludes(entry: name, in: parent, status: status, governedBy: governing,
+                                                isTopLevel: entry.depth == 0 && !inBundle, pathLength: pathLength,
+                                                relativePath: { directory.path(of: name) })
+        }
+        add(status, category: category, rules: rules, backedUp: backedUp, isCategoryDirectory: isCategoryDirectory, scan: &scan)
+        scan.cases.visit(name: name, bytes: status.allocatedBytes)
+        try inspect(entry, in: directory, parent: parent, category: category, backedUp: backedUp, scan: &scan)
+        if status.isDirectory {
+            let path = directory.path(of: name)
+            open.append(WalkDirectory(path: path, pathLength: pathLength, category: category, rules: rules, governing: governing,
+                                      excludedFromBackup: directory.excludedFromBackup || (rules.backedUp && !backedUp),
+                                      isPreferences: path == AppScan.preferencesDirectory,
+                                      recordedNames: category == .caches ? manifest.wait()?.names(in: path) : nil,
+                                      caseMark: scan.cases.mark))
+        }
+    }
+
+    /// Adds one item to its category's usage, a file with several links
+    /// only the first time.
+    private mutating func add(_ status: FileStatus, category: StorageCategory, rules: DirectoryRules, backedUp: Bool,
+                              isCategoryDirectory: Bool, scan: inout AppScan) {
+        if !status.isDirectory && status.linkCount > 1 {
+            guard seenLinks.insert(FileIdentity(device: status.device, inode: status.inode)).inserted else { return }
+        }
+        var usage = scan.usage[category.ordinal]
+        usage.allocatedBytes += status.allocatedBytes
+        usage.apparentBytes += status.size
+        if status.isDirectory { usage.directories += 1 } else { usage.files += 1 }
+        if backedUp && !status.isDirectory { usage.backupBytes += status.size }
+        // A purge empties the directory but keeps it.
+        if rules.purgeableWhenDiskLow && !isCategoryDirectory { usage.purgeableBytes += status.allocatedBytes }
+        if rules.keptAcrossUpdate { usage.keptByUpdateBytes += status.allocatedBytes }
+        scan.usage[category.ordinal] = usage
+    }
+
+    /// Notes what the findings need of one item, making its path only for those.
+    private func inspect(_ entry: TreeEntry, in directory: WalkDirectory, parent: FileDescriptor, category: StorageCategory,
+                         backedUp: Bool, scan: inout AppScan) throws(FileSystemError) {
+        let status = entry.status
+        let name = entry.name
+        if status.isRegularFile && AppScan.hasDatabaseSuffix(name), let database = AppScan.databasePath(of: directory.path(of: name)) {
+            scan.databaseBytes[database, default: 0] += status.allocatedBytes
+        }
+        if directory.isPreferences {
+            scan.preferenceNames.insert(name)
+            if status.isRegularFile && name.hasSuffix(".plist") {
+                let binary: Bool
+                do { binary = try AppScan.startsAsBinaryPlist(name, in: parent, status: status) } catch {
+                    if error.isNotFound { return }  // removed meanwhile
+                    throw error.with(path: directory.path(of: name))
+                }
+                scan.preferenceFiles.append((name, status.allocatedBytes, binary))
+            }
+        }
+        guard status.isRegularFile else { return }
+        switch category {
+        case .documents where status.size >= options.largeFileBytes:
+            scan.largeDocuments.append((directory.path(of: name), status))
+        case .caches:
+            if directory.recordedNames?[name] == nil { scan.unknownCacheFiles.append((directory.path(of: name), status.allocatedBytes)) }
+            scan.noteCacheExtension(of: name)
+        case .applicationSupport where status.size >= options.largeFileBytes && backedUp:
+            scan.largeBackedUpSupport.append((directory.path(of: name), status))
+        case .bundle:
+            let path = directory.path(of: name)
+            let inBundle = path.split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init) ?? path
+            scan.bundleFiles[inBundle] = status.allocatedBytes
+        default:
+            break
+        }
+    }
+}
