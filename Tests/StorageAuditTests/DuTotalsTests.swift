@@ -46,6 +46,22 @@ import Testing
         #expect(audit.usage(of: .caches).allocatedBytes == hardLinkFreeCaches)
     }
 
+    /// Names that are not UTF-8 (a file, and a directory with a file in
+    /// it) are counted as du counts them, left out of the backup figures as
+    /// a backup leaves them out, and named in a note.
+    @Test func namesThatAreNotUTF8AreCountedAndNamed() throws {
+        let fixture = try Self.tree()
+        try fixture.shell("printf 'abcdef' > \"$(printf 'Documents/bad\\377name.txt')\""
+                          + " && mkdir \"$(printf 'Documents/dir\\376')\" && head -c 5000 /dev/zero > \"$(printf 'Documents/dir\\376/inner.bin')\"")
+        let audit = try fixture.audit()
+        #expect(audit.total.allocatedBytes == (try fixture.du("")))
+        #expect(audit.total.apparentBytes == (try fixture.du("", apparent: true)))
+        #expect(audit.usage(of: .documents).backupBytes == 10_000 + 70_000 + 8 * 1024 * 1024 + 4096 + 9)
+        let note = audit.notes.first { $0.contains("not valid UTF-8") }
+        #expect(note?.contains("3 items") == true, "\(audit.notes)")
+        #expect(note?.contains("Documents/bad\u{FFFD}name.txt") == true, "\(audit.notes)")
+    }
+
     @Test func backupPurgeAndUpdateFollowTheRules() throws {
         let fixture = try Self.tree()
         try fixture.write("Library/Application Support/Offline/map.bin", bytes: 2_000)

@@ -24,6 +24,11 @@ struct AppScan {
     /// The bundle's files by bundle-relative path.
     var bundleFiles: [String: UInt64] = [:]
     var cases = CaseCollisionTracker()
+    /// Items whose name (or a directory's above them) is not valid UTF-8:
+    /// counted like the rest, left out of the backup figures (a backup
+    /// leaves them out), and named in a note.
+    var repairedNames = 0
+    var firstRepairedName: String?
 
     static let preferencesDirectory = ContainerDirectory.preferences.relativePath
     static let binaryPlistMagic = Array("bplist00".utf8)

@@ -54,7 +54,7 @@ extension StorageAuditor {
                                       governing: StorageRules.rules(for: bundleName == nil ? .home : .bundle),
                                       excludedFromBackup: false,  // a backup always takes the root
                                       isPreferences: false, recordedNames: nil, caseMark: scan.cases.mark)]
-            try handle.descriptor.walkTree { entry, parent throws(FileSystemError) in
+            try handle.descriptor.walkTree(repairedNames: .visit) { entry, parent throws(FileSystemError) in
                 while open.count > entry.depth + 1, let done = open.popLast() { scan.cases.close(done.path, from: done.caseMark) }
                 try visit(entry, in: open[open.count - 1], parent: parent, inBundle: bundleName != nil,
                           scan: &scan, container: container, manifest: manifest, open: &open)
@@ -87,7 +87,12 @@ extension StorageAuditor {
         }
         let pathLength = directory.pathLength + (directory.path.isEmpty ? 0 : 1) + name.utf8.count
         var backedUp = false
-        if rules.backedUp && !directory.excludedFromBackup {
+        if entry.hasRepairedName {
+            scan.repairedNames += 1
+            if scan.firstRepairedName == nil { scan.firstRepairedName = directory.path(of: name) }
+        }
+        // A backup leaves out a name that is not UTF-8, with all it holds.
+        if rules.backedUp && !directory.excludedFromBackup && !entry.hasRepairedName {
             backedUp = container.backupIncludes(entry: name, in: parent, status: status, governedBy: governing,
                                                 isTopLevel: entry.depth == 0 && !inBundle, pathLength: pathLength,
                                                 relativePath: { directory.path(of: name) })
@@ -131,6 +136,8 @@ extension StorageAuditor {
         if status.isRegularFile && AppScan.hasDatabaseSuffix(name), let database = AppScan.databasePath(of: directory.path(of: name)) {
             scan.databaseBytes[database, default: 0] += status.allocatedBytes
         }
+        // Its name cannot reach it (the status came by its bytes): nothing to read.
+        if entry.hasRepairedName { return }
         if directory.isPreferences {
             scan.preferenceNames.insert(name)
             if status.isRegularFile && name.hasSuffix(".plist") {

@@ -77,6 +77,10 @@ public struct StorageAuditor {
         } else {
             notes.append("The app has no bundle to check: A4 (data written into the bundle) was skipped.")
         }
+        if let first = scan.firstRepairedName {
+            notes.append("\(scan.repairedNames) item\(scan.repairedNames == 1 ? " has a name" : "s have names") that \(scan.repairedNames == 1 ? "is" : "are") not "
+                         + "valid UTF-8, such as \(first) (shown with U+FFFD): counted on disk, but a backup leaves them out and iOS makes no such names.")
+        }
 
         var total = StorageUsage()
         let categories = StorageCategory.allCases.map { category in

@@ -36,6 +36,43 @@ import Testing
         #expect(seen["a/c/d.txt"]?.device == onDisk?.device)
     }
 
+    /// A name that is not valid UTF-8 stops a walk with `EILSEQ` naming
+    /// where, unless the walk visits such names: then they are reached by
+    /// their bytes, flagged, and a directory of that name is entered.
+    @Test func namesThatAreNotUTF8AreRefusedOrVisitedByTheirBytes() throws {
+        let scratch = try Scratch("walk-names")
+        try scratch.write("ok", to: "tree/ok.txt")
+        let made = Process()
+        made.executableURL = URL(fileURLWithPath: "/bin/sh")
+        made.arguments = ["-c", "cd \"$0\" && printf 'abc' > \"$(printf 'bad\\377')\" && mkdir \"$(printf 'dir\\376')\""
+                          + " && printf 'z' > \"$(printf 'dir\\376/in.txt')\"", scratch.path + "/tree"]
+        try made.run()
+        made.waitUntilExit()
+        try #require(made.terminationStatus == 0)
+        let tree = try scratch.directory.openDirectory("tree")
+        defer { tree.closeQuietly() }
+
+        #expect {
+            try tree.walkTree { _, _ throws(FileSystemError) in .descend }
+        } throws: { error in
+            guard let error = error as? FileSystemError else { return false }
+            return error.errno == .illegalByteSequence && error.path == "bad\u{FFFD}"
+        }
+
+        var seen: [String: (size: UInt64, repaired: Bool)] = [:]
+        try tree.walkTree(repairedNames: .visit) { entry, _ throws(FileSystemError) in
+            seen[entry.path] = (entry.status.size, entry.hasRepairedName)
+            return .descend
+        }
+        #expect(seen.keys.sorted() == ["bad\u{FFFD}", "dir\u{FFFD}", "dir\u{FFFD}/in.txt", "ok.txt"])
+        #expect(seen["bad\u{FFFD}"]?.size == 3 && seen["bad\u{FFFD}"]?.repaired == true)
+        #expect(seen["dir\u{FFFD}/in.txt"]?.size == 1 && seen["dir\u{FFFD}/in.txt"]?.repaired == true)
+        #expect(seen["ok.txt"]?.repaired == false)
+        let names = try tree.sortedEntryNames()
+        #expect(names.map(\.isRepaired) == [true, true, false])
+        #expect(names.first?.bytes == Array("bad".utf8) + [0xFF])
+    }
+
     @Test func entriesCarryTheirDepth() throws {
         let scratch = try Self.fixture()
         let tree = try scratch.directory.openDirectory("tree")

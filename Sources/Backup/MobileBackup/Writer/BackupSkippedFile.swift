@@ -1,13 +1,19 @@
-/// An item a backup left out because it changed under the backup: swapped
-/// for a link, a directory or another file between the walk that saw it
-/// and the read that was to copy it. Its content is never read through
-/// what replaced it; the next backup takes it as it then is.
+/// An item a backup left out, and why: it changed under the backup
+/// (swapped for a link, a directory or another file between the walk that
+/// saw it and the read that was to copy it: its content is never read
+/// through what replaced it, and the next backup takes it as it then is),
+/// or its name cannot be written to a backup at all.
 public struct BackupSkippedFile: Sendable, Hashable, CustomStringConvertible {
     /// Why it was left out.
     public enum Reason: String, Sendable, Hashable {
         /// Its device, inode or kind is no longer what the walk saw (or the
         /// directory holding it was swapped), or it is gone.
         case changedSinceScan
+        /// Its name, or a directory's above it, is not valid UTF-8: a
+        /// backup's paths are UTF-8 text (and iOS makes no other names),
+        /// so it and all it holds are left out, by name, not dropped in
+        /// silence.
+        case nameNotUTF8
     }
 
     /// The item's domain.

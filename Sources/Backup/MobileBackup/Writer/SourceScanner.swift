@@ -107,7 +107,12 @@ enum SourceScanner {
         // What the walk saw of each directory entered, for its children's parentStatus.
         var directoryStatus: [String: FileStatus] = ["": rootStatus]
         do throws(FileSystemError) {
-            try root.descriptor.walkTree { found, parent throws(FileSystemError) -> TreeWalkDecision in
+            try root.descriptor.walkTree(repairedNames: .visit) { found, parent throws(FileSystemError) -> TreeWalkDecision in
+                if found.hasRepairedName {
+                    skipped.append(BackupSkippedFile(domain: source.domain, relativePath: found.path, reason: .nameNotUTF8,
+                                                     message: "the name is not valid UTF-8 (shown with U+FFFD)"))
+                    return .skip
+                }
                 guard let kind = BackupFileKind(mode: found.status.mode),
                       source.shouldInclude(found.path, kind == .directory) else { return .skip }
                 let parentPath = DirectoryHandle.split(found.path).parent

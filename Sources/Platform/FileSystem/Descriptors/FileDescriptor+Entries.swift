@@ -113,8 +113,15 @@ extension FileDescriptor {
     /// `memcmp`, and strings are made once, in order: sorting the strings
     /// themselves (`utf8.lexicographicallyPrecedes`, or `memcmp` through
     /// `withUTF8`) retained and released them at every comparison, a fifth
-    /// of a large tree walk.
+    /// of a large tree walk. A name that is not valid UTF-8 comes back with
+    /// U+FFFD in place of its bad bytes, which no lookup finds:
+    /// ``sortedEntryNames()`` keeps its bytes.
     public func sortedEntries() throws(FileSystemError) -> [String] {
+        try sortedEntryBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The names' bytes, sorted bytewise, each made into an element by `make`.
+    func sortedEntryBytes<Element>(_ make: (UnsafeBufferPointer<UInt8>) -> Element) throws(FileSystemError) -> [Element] {
         var bytes: [UInt8] = []
         var names: [(start: Int, count: Int)] = []
         try forEachEntry { name throws(FileSystemError) in
@@ -123,12 +130,12 @@ extension FileDescriptor {
             name.withMemoryRebound(to: UInt8.self, capacity: count) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
         }
         return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return names.map { _ in "" } }
+            guard let base = buffer.baseAddress else { return names.map { _ in make(UnsafeBufferPointer(start: nil, count: 0)) } }
             names.sort { first, second in
                 let order = memcmp(base + first.start, base + second.start, min(first.count, second.count))
                 return order != 0 ? order < 0 : first.count < second.count
             }
-            return names.map { String(decoding: UnsafeBufferPointer(start: base + $0.start, count: $0.count), as: UTF8.self) }
+            return names.map { make(UnsafeBufferPointer(start: base + $0.start, count: $0.count)) }
         }
     }
 

@@ -27,6 +27,24 @@ public struct TreeEntry: Sendable, Hashable {
     /// something per directory closes a directory's record when an entry
     /// comes back up to its depth, with no path to compare.
     public var depth: Int = 0
+    /// Whether the entry's name, or the name of a directory above it, is
+    /// not valid UTF-8 on disk: ``name`` and ``path`` then show U+FFFD in
+    /// place of the bad bytes and cannot be used to reach it (the open
+    /// directory the walk hands over with the entry can, for everything
+    /// but its own name). Only a walk that asks for them
+    /// (``RepairedNames/visit``) meets such entries.
+    public var hasRepairedName: Bool = false
+}
+
+/// What a walk does with a name that is not valid UTF-8 (Linux allows any
+/// bytes but "/" and NUL; iOS's file systems allow only UTF-8).
+public enum RepairedNames: Sendable {
+    /// Stop with `EILSEQ`, naming where: a walk whose caller would look
+    /// items up by name never loses one silently.
+    case refuse
+    /// Visit it, with ``TreeEntry/hasRepairedName`` set: its status is
+    /// read by its bytes, and a directory is entered by its bytes.
+    case visit
 }
 
 /// What a walk does after visiting a directory.
@@ -63,15 +81,24 @@ extension FileDescriptor {
     /// not the directory that was seen). `visit` gets each entry and the
     /// open directory that holds it; its answer for a directory decides
     /// whether the walk enters it.
-    public func walkTree(_ visit: (TreeEntry, FileDescriptor) throws(FileSystemError) -> TreeWalkDecision) throws(FileSystemError) {
-        try walkTree(prefix: "", depth: 0, visit)
+    ///
+    /// A name that is not valid UTF-8 stops the walk with `EILSEQ` unless
+    /// `repairedNames` is ``RepairedNames/visit``.
+    public func walkTree(repairedNames: RepairedNames = .refuse,
+                         _ visit: (TreeEntry, FileDescriptor) throws(FileSystemError) -> TreeWalkDecision) throws(FileSystemError) {
+        try walkTree(prefix: "", depth: 0, underRepairedName: false, repairedNames: repairedNames, visit)
     }
 
-    private func walkTree(prefix: String, depth: Int,
+    private func walkTree(prefix: String, depth: Int, underRepairedName: Bool, repairedNames: RepairedNames,
                           _ visit: (TreeEntry, FileDescriptor) throws(FileSystemError) -> TreeWalkDecision) throws(FileSystemError) {
-        for name in try sortedEntries() {
+        for name in try sortedEntryNames() {
+            if name.isRepaired && repairedNames == .refuse {
+                throw FileSystemError(.illegalByteSequence, "walk (a name that is not valid UTF-8, shown with U+FFFD)",
+                                      path: prefix.isEmpty ? name.name : prefix + "/" + name.name)
+            }
             guard let info = try statusIfPresent(of: name) else { continue }  // removed meanwhile
-            let entry = TreeEntry(directoryPath: prefix, name: name, status: info, depth: depth)
+            let repaired = underRepairedName || name.isRepaired
+            let entry = TreeEntry(directoryPath: prefix, name: name.name, status: info, depth: depth, hasRepairedName: repaired)
             let decision = try visit(entry, self)
             guard info.isDirectory, decision == .descend else { continue }
             let child: FileDescriptor
@@ -82,7 +109,7 @@ extension FileDescriptor {
             }
             defer { child.closeQuietly() }
             guard let opened = try? child.status(), opened.isSameFile(as: info) else { continue }
-            try child.walkTree(prefix: entry.path, depth: depth + 1, visit)
+            try child.walkTree(prefix: entry.path, depth: depth + 1, underRepairedName: repaired, repairedNames: repairedNames, visit)
         }
     }
 
