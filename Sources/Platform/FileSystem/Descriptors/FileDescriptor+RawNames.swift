@@ -61,8 +61,7 @@ extension FileDescriptor {
 
     /// Calls `body` with `bytes` NUL-terminated.
     private static func withCName<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        (bytes + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
-        }
+        let name = bytes.map { CChar(bitPattern: $0) } + [0]
+        return body(name)  // the array's storage, valid for the call
     }
 }
