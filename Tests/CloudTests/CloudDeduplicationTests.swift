@@ -43,5 +43,34 @@ import Testing
         #expect(totals.deduplicatedBytes >= sharedBytes)
         // Storage used stays within 1.1x the unique content.
         #expect(Double(totals.storedBytes) <= 1.1 * Double(2 * sharedBytes + 3 * 64 * 1024) + 200_000)
+
+        // The operator's /metrics says the same as the ledger: bytes stored,
+        // deduplicated, and each account's usage against its quota.
+        let metrics = try await RawCloudClient(baseURL: cloud.url).send("GET", "/metrics", token: CloudFixture.adminToken)
+        #expect(metrics.status == 200)
+        let samples = Self.samples(metrics.text)
+        #expect(samples["sandbox_cloud_stored_bytes"] == Double(totals.storedBytes))
+        #expect(samples["sandbox_cloud_deduplicated_bytes"] == Double(totals.deduplicatedBytes))
+        #expect(samples["sandbox_cloud_account_used_bytes{account=\"ann\"}"] == Double(ann.used))
+        #expect(samples["sandbox_cloud_account_used_bytes{account=\"ben\"}"] == Double(ben.used))
+        #expect(samples["sandbox_cloud_account_quota_bytes{account=\"ann\"}"] == Double(ann.quota))
+        #expect(samples["sandbox_cloud_snapshots_committed_total"] == 3)
+        // Each account's copy of the shared content crossed the wire at
+        // least once, and no device sent more than its own copy. (Two
+        // devices of one account that ask at the same moment may both send
+        // a chunk; it is stored once, as storedBytes above shows.)
+        let received = samples["sandbox_cloud_bytes_received_total"] ?? 0
+        #expect(received >= Double(2 * sharedBytes))
+        #expect(received <= Double(3 * sharedBytes + 3 * 64 * 1024) * 1.1 + 200_000)
+    }
+
+    /// Prometheus text as `name{labels}` → value, comments left out.
+    static func samples(_ text: String) -> [String: Double] {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            samples[String(line[..<space])] = value
+        }
+        return samples
     }
 }

@@ -59,7 +59,7 @@ extension ObjectContext {
                         pending.noteChange(inverse.name, of: added)
                     }
                 }
-            case .joinTable(let table, let sourceColumn, let destinationColumn, _):
+            case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
                 let inverseName = layout.model.inverseRelationship(of: relationship)?.name
                 for removed in current where !wanted.contains(removed) {
                     setJoinRow(JoinRow(table: table, column: sourceColumn, key: id, otherColumn: destinationColumn,
@@ -70,6 +70,12 @@ extension ObjectContext {
                     setJoinRow(JoinRow(table: table, column: sourceColumn, key: id, otherColumn: destinationColumn,
                                        otherKey: added), present: true)
                     if let inverseName { pending.noteChange(inverseName, of: added) }
+                }
+                if let orderColumn {
+                    for (position, member) in wanted.enumerated() {
+                        let row = JoinRow(table: table, column: sourceColumn, key: id, otherColumn: destinationColumn, otherKey: member)
+                        pending.joinPositions[JoinPosition(row: row, orderColumn: orderColumn)] = Int64(position + 1)
+                    }
                 }
             case .foreignKey:
                 break
@@ -121,7 +127,7 @@ extension ObjectContext {
                 }
             }
             return result.filter { !pending.deleted.contains($0) }
-        case .joinTable(let table, let sourceColumn, let destinationColumn, _):
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
             var result = OrderedSet(id.isTemporary ? [] : try store.destinations(of: id, relationship: name))
             for (row, present) in pending.joinRows where row.table == table {
                 let (mine, other) = row.firstColumn == sourceColumn
@@ -129,6 +135,16 @@ extension ObjectContext {
                 guard mine == id, (row.firstColumn == sourceColumn ? row.secondColumn : row.firstColumn) == destinationColumn
                 else { continue }
                 if present { result.append(other) } else { result.remove(other) }
+            }
+            if let orderColumn {
+                let positions = result.map { member in
+                    pending.joinPositions[JoinPosition(row: JoinRow(table: table, column: sourceColumn, key: id,
+                                                                    otherColumn: destinationColumn, otherKey: member),
+                                                       orderColumn: orderColumn)]
+                }
+                if positions.allSatisfy({ $0 != nil }) {
+                    result = OrderedSet(zip(result, positions).sorted { ($0.1 ?? 0) < ($1.1 ?? 0) }.map(\.0))
+                }
             }
             return result.filter { !pending.deleted.contains($0) }
         }

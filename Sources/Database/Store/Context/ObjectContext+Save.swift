@@ -239,6 +239,13 @@ private struct SaveTransaction {
                     .execute(arguments: [first.primaryKey, second.primaryKey])
             }
         }
+        // Positions after the rows exist; a row removed since is not there to update.
+        for (place, position) in pending.joinPositions {
+            let row = place.row
+            guard !pending.deleted.contains(row.firstKey), !pending.deleted.contains(row.secondKey) else { continue }
+            try db.cachedStatement(sql: "UPDATE \(row.table) SET \(place.orderColumn) = ? WHERE \(row.firstColumn) = ? AND \(row.secondColumn) = ?")
+                .execute(arguments: [position, resolve(row.firstKey).primaryKey, resolve(row.secondKey).primaryKey])
+        }
     }
 }
 

@@ -14,12 +14,16 @@ struct PendingChanges {
     var orderPositions: [ObjectID: [String: Int64]] = [:]
     /// Join-table rows to insert (true) or delete (false).
     var joinRows: [JoinRow: Bool] = [:]
+    /// Positions in an ordered many-to-many: a join row's `Z_FOK_` column
+    /// and the member's place in the owner's list.
+    var joinPositions: [JoinPosition: Int64] = [:]
     var deleted: OrderedSet<ObjectID> = []
     /// The keys changed on each saved object, for the change set.
     var changedKeys: [ObjectID: Set<String>] = [:]
 
     var isEmpty: Bool {
-        inserted.isEmpty && values.isEmpty && toOne.isEmpty && orderPositions.isEmpty && joinRows.isEmpty && deleted.isEmpty
+        inserted.isEmpty && values.isEmpty && toOne.isEmpty && orderPositions.isEmpty && joinRows.isEmpty
+            && joinPositions.isEmpty && deleted.isEmpty
     }
 
     mutating func noteChange(_ key: String, of id: ObjectID) {
@@ -45,4 +49,11 @@ struct JoinRow: Hashable {
             (firstColumn, firstKey, secondColumn, secondKey) = (otherColumn, otherKey, column, key)
         }
     }
+}
+
+/// A join row's order column: each ordered side of a many-to-many keeps its
+/// own `Z_FOK_` column in the same row.
+struct JoinPosition: Hashable {
+    var row: JoinRow
+    var orderColumn: String
 }
