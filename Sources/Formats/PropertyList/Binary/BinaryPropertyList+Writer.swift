@@ -37,7 +37,7 @@ public struct BinaryPropertyListWriter: Sendable {
         let census = try PropertyListCensus.forWriting(value, format: .binary, maximumObjectCount: maximumObjectCount,
                                                        maximumDepth: maximumDepth, maximumOutputSize: maximumOutputSize) { limit in
             var counting = self
-            counting.limits.maximumObjectCount = limit
+            counting.maximumObjectCount = limit
             return try counting.census(of: value)
         }
         // Object numbers are kept in 32-bit words while writing (see ScalarTable).

@@ -30,9 +30,15 @@ protocol ObjectCountingWriter: PropertyListWriting {
 
 extension ObjectCountingWriter {
     /// ``PropertyListLimits/maximumDepth`` of ``limits``.
-    var maximumDepth: Int { limits.maximumDepth }
+    var maximumDepth: Int {
+        get { limits.maximumDepth }
+        set { limits.maximumDepth = newValue }
+    }
     /// ``PropertyListLimits/maximumObjectCount`` of ``limits``.
-    var maximumObjectCount: Int { limits.maximumObjectCount }
+    var maximumObjectCount: Int {
+        get { limits.maximumObjectCount }
+        set { limits.maximumObjectCount = newValue }
+    }
     /// ``PropertyListLimits/maximumOutputSize`` of ``limits``.
     var maximumOutputSize: Int {
         get { limits.maximumOutputSize }
