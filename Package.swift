@@ -4,7 +4,9 @@ import PackageDescription
 // Layers, lowest first; a module depends only on modules in layers below
 // it, and the folders under Sources/ are these layers:
 //   Platform:  FileSystem (every file-system call), LaunchCore (Landlock and
-//              process control, no Foundation), sandbox-confine
+//              process control, no Foundation), sandbox-confine, CodedErrors
+//              (the one error shape of Container, Preferences, CacheManifest
+//              and StorageAudit; no dependencies)
 //   Formats:   PropertyList, KeyedArchive
 //   Storage:   Container, Keychain, Preferences
 //   Database:  PredicateFormat (NSPredicate's format language, to SQL and in
@@ -65,6 +67,13 @@ let package = Package(
             path: "Sources/Platform/FileSystem"
         ),
         .target(
+            // `CodedError<Code>`: code, path and message, the error shape
+            // several modules share, each binding it to its own `Code`
+            // enum. Depends on nothing, not even Foundation.
+            name: "CodedErrors",
+            path: "Sources/Platform/CodedErrors"
+        ),
+        .target(
             name: "PropertyList",
             dependencies: ["FileSystem", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Sources/Formats/PropertyList"
@@ -89,6 +98,7 @@ let package = Package(
         .target(
             name: "Preferences",
             dependencies: [
+                "CodedErrors",
                 "FileSystem",
                 "PropertyList",
                 "Container",
@@ -100,6 +110,7 @@ let package = Package(
         .target(
             name: "Container",
             dependencies: [
+                "CodedErrors",
                 "FileSystem",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -184,7 +195,7 @@ let package = Package(
             // NIO, so the launch check needs no HTTP stack).
             name: "CacheManifest",
             dependencies: [
-                "FileSystem", "Container",
+                "CodedErrors", "FileSystem", "Container",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -278,8 +289,8 @@ let package = Package(
             // disk and in a backup, and findings against the storage
             // guidelines. Reads through FileSystem's tree walk only; no NIO.
             name: "StorageAudit",
-            dependencies: ["Device", "Container", "Keychain", "CacheManifest", "CloudProtocol", "FileSystem",
-                           .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["Device", "Container", "Keychain", "CacheManifest", "CloudProtocol", "CodedErrors",
+                           "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
             path: "Sources/Audit/StorageAudit"
         ),
         .target(

@@ -6,7 +6,7 @@ import Testing
 /// and throws its errors (small values are forced onto the parallel path).
 @Suite struct XMLPropertyListParallelWriterTests {
     func bytes(_ value: PropertyListValue, parallel: Bool, maximumDepth: Int = 512) throws -> Data {
-        try XMLPropertyListWriter(maximumDepth: maximumDepth).write(value, parallelThreshold: parallel ? 0 : .max)
+        try XMLPropertyListWriter(limits: PropertyListLimits(maximumDepth: maximumDepth)).write(value, parallelThreshold: parallel ? 0 : .max)
     }
 
     func errors(_ value: PropertyListValue, maximumDepth: Int = 512) -> (serial: PropertyListError?, parallel: PropertyListError?) {

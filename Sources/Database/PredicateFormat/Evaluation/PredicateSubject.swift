@@ -26,34 +26,6 @@ public enum KeyValue {
     case noSuchKey
 }
 
-/// Why a predicate could not be evaluated in memory.
-public struct PredicateEvaluationError: CodedPredicateError {
-    public enum Code: String, Sendable, Hashable {
-        /// A key the subject does not have.
-        case noSuchKey
-        /// A `$VARIABLE` not substituted and not bound by a `SUBQUERY`.
-        case unboundVariable
-        /// A key applied to a value that is not an object (`name.length`).
-        case notAnObject
-        /// A collection operator or `SUBQUERY` over something that is not a collection.
-        case notACollection
-        /// A `MATCHES` pattern NSRegularExpression rejects.
-        case invalidRegularExpression
-        /// A construct with no meaning here (comparing two objects, a to-many on the right of `==`).
-        case unsupported
-    }
-
-    public var code: Code
-    public var text: String
-    public var detail: String
-
-    public init(_ code: Code, text: String, detail: String = "") {
-        self.code = code
-        self.text = text
-        self.detail = detail
-    }
-}
-
 /// A subject backed by a dictionary, handy for tests and dictionary results.
 public struct DictionarySubject: PredicateSubject {
     public var values: [String: KeyValue]

@@ -11,32 +11,6 @@ public struct PredicateSQL {
     }
 }
 
-/// Why a predicate or sort could not be compiled to SQL.
-public struct PredicateSQLError: CodedPredicateError {
-    public enum Code: String, Sendable, Hashable {
-        /// The entity is not in the schema.
-        case unknownEntity
-        /// A key that is neither an attribute nor a relationship of its entity.
-        case unknownKey
-        /// A `$VARIABLE` not substituted before compiling.
-        case unboundVariable
-        /// A `MATCHES` pattern that is not a valid regular expression.
-        case invalidRegularExpression
-        /// A construct the SQL form does not support (a to-many on both sides, a sort through a to-many).
-        case unsupported
-    }
-
-    public var code: Code
-    public var text: String
-    public var detail: String
-
-    public init(_ code: Code, text: String, detail: String = "") {
-        self.code = code
-        self.text = text
-        self.detail = detail
-    }
-}
-
 /// SQL text and its arguments built together, so arguments stay in textual order however the text is assembled.
 struct SQLFragment {
     var sql: String

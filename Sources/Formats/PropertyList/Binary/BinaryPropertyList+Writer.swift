@@ -10,20 +10,16 @@ import OrderedCollections
 /// data, UID) is stored once however often it occurs, as plistlib and
 /// older CF do, so output is never larger than plistlib's.
 public struct BinaryPropertyListWriter: Sendable {
-    /// The deepest nesting written; deeper values would be unreadable by CF.
-    public var maximumDepth: Int
-    /// The most objects (counting every occurrence) a value may have. A value
-    /// that shares sub-trees, such as one read from a "billion laughs" file,
-    /// is refused here instead of being expanded.
-    public var maximumObjectCount: Int
-    /// The largest output written; see ``PropertyListLimits/maximumOutputSize``.
-    public var maximumOutputSize: Int = PropertyListLimits.default.maximumOutputSize
+    /// What is refused: nesting deeper than ``PropertyListLimits/maximumDepth``
+    /// (CF could not read it back), more than ``PropertyListLimits/maximumObjectCount``
+    /// objects counting every occurrence (so a value that shares sub-trees,
+    /// such as one read from a "billion laughs" file, is refused instead of
+    /// being expanded), and output over ``PropertyListLimits/maximumOutputSize``.
+    public var limits: PropertyListLimits
 
-    /// Creates a writer.
-    public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth,
-                maximumObjectCount: Int = PropertyListLimits.default.maximumObjectCount) {
-        self.maximumDepth = maximumDepth
-        self.maximumObjectCount = maximumObjectCount
+    /// Creates a writer with the readers' limits by default.
+    public init(limits: PropertyListLimits = .default) {
+        self.limits = limits
     }
 
     /// The object limit counted with: every object written takes at least a

@@ -1,5 +1,6 @@
 /// Limits every reader enforces, so hostile input is refused quickly
-/// instead of exhausting the stack, memory or time.
+/// instead of exhausting the stack, memory or time; the binary and XML
+/// writers take them too (all but the input size).
 public struct PropertyListLimits: Hashable, Sendable {
     /// The deepest nesting of arrays and dictionaries allowed. CF uses 512 on
     /// macOS and Linux, 128 on iOS.

@@ -19,6 +19,12 @@ public struct PropertyListWriteOptions: Hashable, Sendable {
         self.maximumDepth = maximumDepth
         self.maximumOutputSize = maximumOutputSize
     }
+
+    /// The default limits with these options' depth and output size, for
+    /// the writers that take a ``PropertyListLimits``.
+    var writerLimits: PropertyListLimits {
+        PropertyListLimits(maximumDepth: maximumDepth, maximumOutputSize: maximumOutputSize)
+    }
 }
 
 extension PropertyListValue {
@@ -51,8 +57,8 @@ extension PropertyListValue {
     public func encoded(as format: PropertyListFormat, options: PropertyListWriteOptions = .init()) throws -> Data {
         let value = options.sortsKeys ? sortingKeys() : self
         switch format {
-        case .binary: return try BinaryPropertyListWriter(maximumDepth: options.maximumDepth).write(value, options: options)
-        case .xml: return try XMLPropertyListWriter(maximumDepth: options.maximumDepth).write(value, options: options)
+        case .binary: return try BinaryPropertyListWriter(limits: options.writerLimits).write(value, options: options)
+        case .xml: return try XMLPropertyListWriter(limits: options.writerLimits).write(value, options: options)
         case .openStep: return try OpenStepPropertyListWriter(maximumDepth: options.maximumDepth).write(value, options: options)
         case .json: return try JSONPropertyListWriter(maximumDepth: options.maximumDepth).write(value, options: options)
         }

@@ -21,19 +21,15 @@ import OrderedCollections
 /// ``PropertyListWriteOptions/sortsKeys`` to get CF's order.
 /// Dates lose their fractional seconds (floored), as with CF.
 public struct XMLPropertyListWriter: Sendable {
-    /// The deepest nesting written.
-    public var maximumDepth: Int
-    /// The most objects (counting every occurrence) a value may have, so a
-    /// value sharing sub-trees cannot expand into an unbounded document.
-    public var maximumObjectCount: Int
-    /// The largest output written; see ``PropertyListLimits/maximumOutputSize``.
-    public var maximumOutputSize: Int = PropertyListLimits.default.maximumOutputSize
+    /// What is refused: nesting deeper than ``PropertyListLimits/maximumDepth``,
+    /// more than ``PropertyListLimits/maximumObjectCount`` objects counting
+    /// every occurrence (so a value sharing sub-trees cannot expand into an
+    /// unbounded document), and output over ``PropertyListLimits/maximumOutputSize``.
+    public var limits: PropertyListLimits
 
-    /// Creates a writer.
-    public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth,
-                maximumObjectCount: Int = PropertyListLimits.default.maximumObjectCount) {
-        self.maximumDepth = maximumDepth
-        self.maximumObjectCount = maximumObjectCount
+    /// Creates a writer with the readers' limits by default.
+    public init(limits: PropertyListLimits = .default) {
+        self.limits = limits
     }
 
     static let header: StaticString = """

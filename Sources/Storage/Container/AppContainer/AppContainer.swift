@@ -51,7 +51,7 @@ public struct AppContainer: Sendable {
     }
 
     /// Opens an existing container cheaply (no layout creation); throws
-    /// ``ContainerError/Code/notFound`` if `root` is missing. Without a
+    /// ``ContainerErrorCode/notFound`` if `root` is missing. Without a
     /// `bundleURL`, a `*.app` directory in the root is taken as the bundle.
     public init(existingAt root: URL, bundleURL: URL? = nil, options: ContainerOptions = .default) throws {
         let directory = try ConfinedDirectory(openingAt: root, resolver: options.resolution, caseCheck: options.caseCheck)

@@ -69,7 +69,7 @@ struct ConfinedDirectory: Sendable {
     }
 
     /// Turns a file-system failure into a typed error; a miss that is only a
-    /// matter of case becomes ``ContainerError/Code/caseMismatch(suggestion:)``.
+    /// matter of case becomes ``ContainerErrorCode/caseMismatch(suggestion:)``.
     func failure(_ error: FileSystemError, _ path: ContainerPath, _ action: String) -> ContainerError {
         if error.isNotFound, let suggestion = caseSuggestion(for: path) {
             return ContainerError(.caseMismatch(suggestion: suggestion), path: path.text,
@@ -101,7 +101,7 @@ struct ConfinedDirectory: Sendable {
         return changed ? resolved.joined(separator: "/") : nil
     }
 
-    /// Throws ``ContainerError/Code/caseMismatch(suggestion:)`` if a
+    /// Throws ``ContainerErrorCode/caseMismatch(suggestion:)`` if a
     /// component exists only under another spelling. Used where the host
     /// file system would otherwise accept the wrong case.
     func verifyExactCase(_ path: ContainerPath, allowMissingFinal: Bool) throws(ContainerError) {

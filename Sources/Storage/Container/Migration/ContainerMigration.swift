@@ -32,7 +32,7 @@ import SystemPackage
 ///    that count with the disk: at the source and not the destination →
 ///    moved; at the destination only → already done; at both (only after an
 ///    outside copy) → the source is removed if it is the same, else a
-///    ``MigrationError/Code/conflict``; at neither → gone meanwhile.
+///    ``MigrationErrorCode/conflict``; at neither → gone meanwhile.
 ///
 /// Every directory is opened from the container's held root one component
 /// at a time without following links, so nothing the app (or another
@@ -79,7 +79,7 @@ public struct ContainerMigration: Sendable {
     /// what it did. `progress` is called on this thread with each item done
     /// (and once first, with what earlier runs finished); if it throws, or
     /// the current task is cancelled, the job records where it stands and
-    /// stops with ``MigrationError/Code/stopped``.
+    /// stops with ``MigrationErrorCode/stopped``.
     public func run(progress: (MigrationProgress) throws -> Void = { _ in }) throws(MigrationError) -> MigrationReport {
         let started = Date()
         let bases = try openBases()

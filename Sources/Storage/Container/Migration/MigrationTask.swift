@@ -20,7 +20,7 @@ public final class MigrationTask: @unchecked Sendable {
     public var isFinished: Bool { condition.withLock { outcome != nil } }
 
     /// Asks the job to stop after the item it is moving; it records where it
-    /// stands and ends with ``MigrationError/Code/stopped`` (run it again to resume).
+    /// stands and ends with ``MigrationErrorCode/stopped`` (run it again to resume).
     public func cancel() { condition.withLock { stopRequested = true } }
 
     /// Waits for the job to end and returns its report.

@@ -73,7 +73,7 @@ public struct SearchPaths: Sendable {
         (try? checkWritable(path)) != nil
     }
 
-    /// Throws ``ContainerError/Code/readOnly`` for a path in the system root
+    /// Throws ``ContainerErrorCode/readOnly`` for a path in the system root
     /// (or anywhere outside the container), and the container's own refusal
     /// for its root and bundle.
     public func checkWritable(_ path: String) throws {
