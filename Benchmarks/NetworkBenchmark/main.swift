@@ -11,7 +11,7 @@ import NetworkConditions
 //      content-server process, against `curl --parallel` on the same files;
 //   2. the launch check of a 10,000-entry manifest;
 //   3. radio-on time of 100 small requests, coalesced against immediate.
-// Usage: network-benchmark CONTENT_SERVER_BINARY WORK_DIR [files=1000] [parallel=8] [--check-only]
+// Usage: network-benchmark CONTENT_SERVER_BINARY WORK_DIR [files=1000] [parallel=8] [rounds=3] [--check-only]
 // (--check-only: the launch check alone, part 2; --refetch-only: part 1 alone.)
 
 func now() -> Double { Date().timeIntervalSince1970 }
@@ -31,18 +31,38 @@ func processCPU(_ who: Int32) -> Double {
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 func median(_ values: [Double]) -> Double { let s = values.sorted(); return s[s.count / 2] }
+/// The 1-, 5- and 15-minute load averages: the machine is shared, and the
+/// figures mean little without them.
+func loadAverage() -> String {
+    var loads = [Double](repeating: 0, count: 3)
+    guard getloadavg(&loads, 3) == 3 else { return "?" }
+    return loads.map { String(format: "%.2f", $0) }.joined(separator: " ")
+}
+/// Runs a program to its end; returns its wall and CPU time (its own and
+/// its children's).
+func timedRun(_ program: String, _ arguments: [String]) throws -> (wall: Double, cpu: Double, status: Int32) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    let start = now(), startCPU = processCPU(RUSAGE_CHILDREN.rawValue)
+    try process.run()
+    process.waitUntilExit()
+    return (now() - start, processCPU(RUSAGE_CHILDREN.rawValue) - startCPU, process.terminationStatus)
+}
 
 let checkOnly = CommandLine.arguments.contains("--check-only")
 let refetchOnly = CommandLine.arguments.contains("--refetch-only")
 let arguments = CommandLine.arguments.filter { $0 != "--check-only" && $0 != "--refetch-only" }
 guard arguments.count >= 3 else {
-    print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel] [--check-only | --refetch-only]")
+    print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel] [rounds] [--check-only | --refetch-only]")
     exit(2)
 }
 let serverBinary = arguments[1]
 let work = URL(fileURLWithPath: arguments[2])
 let fileCount = arguments.count > 3 ? Int(arguments[3]) ?? 1000 : 1000
 let parallel = arguments.count > 4 ? Int(arguments[4]) ?? 8 : 8
+let rounds = arguments.count > 5 ? Int(arguments[5]) ?? 3 : 3
 let served = work.appendingPathComponent("served")
 try FileSystemPaths.makeDirectories(atPath: served.path)
 
@@ -93,37 +113,54 @@ if !checkOnly {
     let first = await cache.refetch(problems, concurrency: parallel)
     print(String(format: "first fetch (no manifest yet): %.3f s, %d fetched, %d failed", now() - firstFetch, first.fetched.count, first.failures.count))
 
-    var ours: [Double] = [], curls: [Double] = []
+    var ours: [Double] = [], curls: [Double] = [], oursCPUs: [Double] = [], curlCPUs: [Double] = []
     let curlDirectory = work.appendingPathComponent("curl")
     var config = ""
     for index in 0..<fileCount { config += "url = \"\(base)f\(index).bin\"\noutput = \"\(curlDirectory.path)/f\(index).bin\"\n" }
     let configPath = work.appendingPathComponent("curl.config").path
     try FileSystemPaths.writeAtomically(Data(config.utf8), toPath: configPath)
-    for round in 0..<3 {
-        // Ours: purge Caches, launch check, re-fetch everything.
+    let curlFiles = (0..<fileCount).map { "\(curlDirectory.path)/f\($0).bin" }
+    print("load average before: \(loadAverage())")
+    for round in 0..<rounds {
+        // Ours: purge Caches, launch check, re-fetch everything. The file
+        // system is flushed first, untimed, so that our one flush writes
+        // our files and not what the other side (or the purge) left dirty.
         try container.removeItem("Library/Caches")
         try container.createDirectory("Library/Caches")
+        try container.synchronizeFileSystem()
         let start = now(), startCPU = processCPU(RUSAGE_SELF.rawValue)
         let report = try await cache.restoreMissing(concurrency: parallel)
         let elapsed = now() - start, oursCPU = processCPU(RUSAGE_SELF.rawValue) - startCPU
         guard report.isComplete, report.fetched.count == fileCount else { print("re-fetch incomplete: \(report.failures.count) failures"); exit(1) }
         ours.append(elapsed)
-        // curl --parallel on the same files, same server, same parallelism.
+        oursCPUs.append(oursCPU)
+        // curl --parallel on the same files, same server, same parallelism,
+        // after the same untimed flush.
         try? FileSystemPaths.removeTree(atPath: curlDirectory.path)
         try FileSystemPaths.makeDirectories(atPath: curlDirectory.path)
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(parallel), "--config", configPath]
-        let curlStart = now(), curlStartCPU = processCPU(RUSAGE_CHILDREN.rawValue)
-        try curl.run()
-        curl.waitUntilExit()
-        curls.append(now() - curlStart)
-        let curlCPU = processCPU(RUSAGE_CHILDREN.rawValue) - curlStartCPU
-        print(String(format: "round %d: ours %.3f s (%.0f MB/s, %.2f s CPU), curl --parallel %.3f s (%.0f MB/s, %.2f s CPU)", round, elapsed,
-                     Double(totalBytes) / elapsed / 1e6, oursCPU, curls.last!, Double(totalBytes) / curls.last! / 1e6, curlCPU))
+        try container.synchronizeFileSystem()
+        let curl = try timedRun("/usr/bin/curl", ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(parallel),
+                                                  "--config", configPath])
+        guard curl.status == 0 else { print("curl failed: \(curl.status)"); exit(1) }
+        curls.append(curl.wall)
+        curlCPUs.append(curl.cpu)
+        // Not the anchor, for the record: what curl's files then cost to
+        // hash (OpenSSL's SHA-256, with SHA-NI as ours; coreutils'
+        // sha256sum has none) and to flush (syncfs), the work ours does and
+        // curl does not.
+        let hash = try timedRun("/usr/bin/openssl", ["dgst", "-sha256"] + curlFiles)
+        let flushStart = now()
+        try container.synchronizeFileSystem()
+        let flush = now() - flushStart
+        print(String(format: "round %d: ours %.3f s (%.0f MB/s, %.2f s CPU), curl --parallel %.3f s (%.0f MB/s, %.2f s CPU); "
+                     + "then SHA-256 of curl's files (openssl dgst) %.3f s (%.2f s CPU), syncfs %.3f s", round, elapsed,
+                     Double(totalBytes) / elapsed / 1e6, oursCPU, curl.wall, Double(totalBytes) / curl.wall / 1e6, curl.cpu,
+                     hash.wall, hash.cpu, flush) + "; load " + loadAverage())
     }
-    let oursBest = ours.min()!, curlBest = curls.min()!
-    print(String(format: "RESULT refetch: ours best %.3f s, curl best %.3f s, throughput ratio %.2fx of curl", oursBest, curlBest, curlBest / oursBest))
+    let oursBest = ours.min() ?? 0, curlBest = curls.min() ?? 0
+    print(String(format: "RESULT refetch: ours best %.3f s, median %.3f s (CPU median %.2f s); curl best %.3f s, median %.3f s (CPU median %.2f s); "
+                 + "throughput ratio best %.2fx, median %.2fx of curl", oursBest, median(ours), median(oursCPUs), curlBest, median(curls),
+                 median(curlCPUs), curlBest / oursBest, median(curls) / median(ours)))
 }
 
 if refetchOnly { await downloader.shutdown(); kill(server.processIdentifier, SIGTERM); server.waitUntilExit(); exit(0) }

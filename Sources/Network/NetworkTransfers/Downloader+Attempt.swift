@@ -4,91 +4,59 @@ import Container
 import Crypto
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 extension Downloader {
     /// One attempt: a request (with `Range`/`If-Range` when a part can be
-    /// resumed), the body streamed to the part, then verification and the
-    /// move into place.
+    /// resumed), the body streamed to the part by a ``PartWriter`` on the
+    /// event loop, then verification and the move into place.
     func attemptDownload(_ request: DownloadRequest, into container: AppContainer,
                          progress: (@Sendable (DownloadProgress) -> Void)?) async -> Result<DownloadResult, AttemptFailure> {
         let url = request.url.absoluteString
         let partial = PartialDownload(container: container, url: request.url, destination: request.destination)
-        let resumable = partial.resumable()
-        // Closed unless the server's answer lets it be written on.
-        var resumedHandle = resumable?.handle
-        defer { if let resumedHandle { resumedHandle.close() } }
-        var httpRequest = HTTPClientRequest(url: url)
-        httpRequest.method = .GET
-        if let resumable, let validator = resumable.source.validator {
-            httpRequest.headers.add(name: "Range", value: "bytes=\(resumable.bytes)-")
-            httpRequest.headers.add(name: "If-Range", value: validator)
-        }
-        let response: HTTPClientResponse
-        do {
-            response = try await client.execute(httpRequest, timeout: .milliseconds(Int64(configuration.attemptTimeout * 1000)))
-        } catch {
-            return .failure(AttemptFailure(error: NetworkError(HTTPFailure.code(of: error), url: url, "\(error)")))
-        }
-        let etag = response.headers.first(name: "ETag")
-        let lastModified = response.headers.first(name: "Last-Modified")
-        var offset: Int64 = 0
-        var total: Int64?
-        let handle: ContainerFileHandle
-        var hasher = SHA256()
-        do {
-            switch response.status.code {
-            case 206:
-                guard let resumable, let range = ContentRange(response.headers.first(name: "Content-Range") ?? ""),
-                      range.start == resumable.bytes,
-                      etag == resumable.source.etag || (resumable.source.etag == nil && lastModified == resumable.source.lastModified)
-                else {
-                    // Not the range asked for, or another version: never
-                    // splice; the next attempt starts from byte 0.
-                    partial.discard()
-                    return .failure(AttemptFailure(error: NetworkError(.connectionLost, url: url,
-                        "the server answered a range of another version; starting again from byte 0")))
-                }
-                offset = resumable.bytes
-                total = range.total
-                handle = resumable.handle
-                resumedHandle = nil
-                try Self.hashPrefix(of: handle, count: offset, into: &hasher)
-            case 200:
-                total = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
-                handle = try partial.restart(with: .init(url: url, etag: etag, lastModified: lastModified, total: total))
-            case 416:
-                partial.discard()
-                return .failure(AttemptFailure(error: NetworkError(.connectionLost, url: url, "the part is longer than the resource; starting again")))
-            default:
-                let retryAfter = response.headers.first(name: "Retry-After").flatMap { Double($0) }
-                return .failure(AttemptFailure(error: NetworkError(.httpStatus(Int(response.status.code)), url: url,
-                    "the server answered \(response.status.code) \(response.status.reasonPhrase)"), retryAfter: retryAfter))
+        var headers = HTTPHeaders()
+        var resumable: PartWriter.Resumable?
+        if let found = partial.resumable() {
+            // The bytes already there are hashed here, off the event loop, so
+            // that a 206 continues the digest; a 200 starts a new one.
+            var hasher = SHA256()
+            do { try Self.hashPrefix(of: found.handle, count: found.bytes, into: &hasher) } catch {
+                found.handle.close()
+                return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot read the part: \(error)")))
             }
-        } catch {
-            return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot write the part: \(error)")))
+            resumable = PartWriter.Resumable(handle: found.handle, bytes: found.bytes, source: found.source, hasher: hasher)
+            headers.add(name: "Range", value: "bytes=\(found.bytes)-")
+            // resumable() returns only parts with a validator.
+            headers.add(name: "If-Range", value: found.source.validator ?? "")
         }
-        defer { handle.close() }
-        let resumedFrom = offset
-        progress?(DownloadProgress(url: request.url, bytes: offset, total: total))
+        let writer = PartWriter(partial: partial, resumable: resumable, progress: progress)
+        defer { writer.close() }
+        let httpRequest: HTTPClient.Request
+        do { httpRequest = try HTTPClient.Request(url: url, method: .GET, headers: headers) } catch {
+            return .failure(AttemptFailure(error: NetworkError(.invalidRequest, url: url, "\(error)")))
+        }
+        let task = client.execute(request: httpRequest, delegate: writer,
+                                  deadline: .now() + .milliseconds(Int64(configuration.attemptTimeout * 1000)))
         do {
-            for try await buffer in response.body {
-                try Self.write(buffer, to: handle, at: offset, hasher: &hasher)
-                offset += Int64(buffer.readableBytes)
-                progress?(DownloadProgress(url: request.url, bytes: offset, total: total))
-            }
-        } catch let error as ContainerError {
-            return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot write the part: \(error)"),
-                                           bytesReceived: offset - resumedFrom))
+            try await withTaskCancellationHandler { try await task.futureResult.get() } onCancel: { task.cancel() }
         } catch {
-            return .failure(AttemptFailure(error: NetworkError(HTTPFailure.code(of: error), url: url, "the transfer broke off at byte \(offset): \(error)"),
-                                           bytesReceived: offset - resumedFrom))
+            if let failure = writer.failure { return .failure(failure) }
+            if writer.handle == nil {
+                return .failure(AttemptFailure(error: NetworkError(HTTPFailure.code(of: error), url: url, "\(error)")))
+            }
+            return .failure(AttemptFailure(error: NetworkError(HTTPFailure.code(of: error), url: url,
+                "the transfer broke off at byte \(writer.offset): \(error)"), bytesReceived: writer.offset - writer.resumedFrom))
         }
-        let received = offset - resumedFrom
-        if let total, offset != total {
+        guard let handle = writer.handle else {
+            return .failure(AttemptFailure(error: NetworkError(.connectionLost, url: url, "the response had no head")))
+        }
+        let offset = writer.offset
+        let received = offset - writer.resumedFrom
+        if let total = writer.total, offset != total {
             return .failure(AttemptFailure(error: NetworkError(.connectionLost, url: url,
                 "the body ended at byte \(offset) of \(total)"), bytesReceived: received))
         }
-        let digest = ContentDigest.hex(hasher.finalize())
+        let digest = ContentDigest.hex(writer.hasher.finalize())
         if let expected = request.expectedSHA256, expected.lowercased() != digest {
             partial.discard()
             return .failure(AttemptFailure(error: NetworkError(.integrity, url: url,
@@ -103,20 +71,9 @@ extension Downloader {
             return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot move the file into place: \(error)"),
                                            bytesReceived: received))
         }
-        return .success(DownloadResult(path: request.destination, size: offset, sha256: digest, etag: etag,
-                                       lastModified: lastModified, resumedFrom: resumedFrom, bytesReceived: received,
+        return .success(DownloadResult(path: request.destination, size: offset, sha256: digest, etag: writer.etag,
+                                       lastModified: writer.lastModified, resumedFrom: writer.resumedFrom, bytesReceived: received,
                                        attempts: 1, started: 0, ended: Date().timeIntervalSince1970))
-    }
-
-    /// Writes a received buffer at `offset` and adds it to the hash, without
-    /// copying it.
-    static func write(_ buffer: ByteBuffer, to handle: ContainerFileHandle, at offset: Int64, hasher: inout SHA256) throws {
-        try buffer.withUnsafeReadableBytes { bytes in
-            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
-            hasher.update(bufferPointer: bytes)
-            try handle.write(data, at: UInt64(offset))
-        }
     }
 
     /// Hashes the part's first `count` bytes, so a resumed download's

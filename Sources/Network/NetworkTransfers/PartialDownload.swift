@@ -51,7 +51,7 @@ struct PartialDownload {
     /// source; nil when there is nothing to resume (no part, another URL,
     /// no validator).
     func resumable() -> (handle: ContainerFileHandle, bytes: Int64, source: Source)? {
-        guard let handle = try? container.openFile(partPath, mode: .readWrite) else { return nil }
+        guard let handle = try? container.openFileIfPresent(partPath, mode: .readWrite) else { return nil }
         guard let bytes = try? handle.extendedAttribute(Self.sourceAttribute),
               let source = try? JSONDecoder().decode(Source.self, from: Data(bytes)),
               source.url == url.absoluteString, source.validator != nil,

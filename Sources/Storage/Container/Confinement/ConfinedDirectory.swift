@@ -50,6 +50,21 @@ struct ConfinedDirectory: Sendable {
         }
     }
 
+    /// ``open(_:_:options:permissions:followFinal:action:)`` for a name that
+    /// may well be missing: nil then, with no search for another spelling
+    /// (that lists every directory on the path; a download checking for its
+    /// part paid it once per file).
+    func openIfPresent(_ path: ContainerPath, _ access: FileDescriptor.AccessMode, followFinal: Bool = true,
+                       action: String) throws(ContainerError) -> FileDescriptor? {
+        if verifiesCase { try verifyExactCase(path, allowMissingFinal: true) }
+        do {
+            return try root.open(path.normalized, access, followFinal: followFinal)
+        } catch {
+            if error.isNotFound { return nil }
+            throw failure(error, path, action)
+        }
+    }
+
     /// Opens the directory that holds `path`'s last component.
     func openParent(_ path: ContainerPath, action: String) throws(ContainerError) -> FileDescriptor {
         if verifiesCase { try verifyExactCase(path, allowMissingFinal: true) }

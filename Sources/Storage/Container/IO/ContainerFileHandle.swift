@@ -55,10 +55,17 @@ public final class ContainerFileHandle {
 
     /// Writes `data` at `offset`, extending the file if needed.
     public func write(_ data: Data, at offset: UInt64) throws {
+        try data.withUnsafeBytes { bytes in try write(bytes, at: offset) }
+    }
+
+    /// Writes `bytes` at `offset`, extending the file if needed, with no
+    /// `Data` made around them (a download writes each chunk it receives
+    /// straight from the network buffer).
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         let fd = try descriptor()
-        do { try fd.writeFully(data, at: offset) }
+        do { try fd.writeFully(bytes, at: offset) }
         catch { throw ContainerError(error, path: path, "write") }
-        counter?.add(data.count)
+        counter?.add(bytes.count)
     }
 
     /// Writes `data` at the end of the file and returns the offset it
@@ -124,6 +131,23 @@ extension AppContainer {
         // A link as the final name is followed only for reading: a created or
         // written file is always the name itself.
         let fd = try directory.open(checked, access, options: options, followFinal: mode == .read, action: "open")
+        return try handle(for: fd, path: path, mode: mode)
+    }
+
+    /// Opens an existing file for random access, or returns nil when
+    /// nothing is at `path`: for a file whose absence is expected (a
+    /// download's part), without the search for a name spelled in another
+    /// case that a failed ``openFile(_:mode:)`` makes.
+    public func openFileIfPresent(_ path: String, mode: ContainerFileHandle.Mode = .read) throws -> ContainerFileHandle? {
+        let checked = try ContainerPath(path)
+        if mode != .read { try checkWritable(checked, action: "open for writing") }
+        guard let fd = try directory.openIfPresent(checked, mode == .read ? .readOnly : .readWrite, followFinal: mode == .read,
+                                                   action: "open") else { return nil }
+        return try handle(for: fd, path: path, mode: mode)
+    }
+
+    /// The handle on an opened descriptor; a directory is refused.
+    private func handle(for fd: FileDescriptor, path: String, mode: ContainerFileHandle.Mode) throws -> ContainerFileHandle {
         if let info = try? fd.status(), info.isDirectory {
             fd.closeQuietly()
             throw ContainerError(.isDirectory, path: path, "cannot open: it is a directory")

@@ -1,0 +1,135 @@
+import AsyncHTTPClient
+import Container
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The response side of one download attempt, run by AsyncHTTPClient on
+/// the connection's event loop: from the head it decides whether the body
+/// may be written (a 200 starts the part again from byte 0; a 206 must
+/// continue the same version from the part's end, or nothing is written),
+/// then writes each body chunk to the part and adds it to the hash as it
+/// arrives.
+///
+/// Why on the event loop: a chunk costs a `pwrite` into the page cache and
+/// its hash, a few microseconds; handing every chunk to a task (the async
+/// body sequence) cost more than that work itself (docs/PERFORMANCE.md,
+/// issue 15). The write also gives the back-pressure: the next chunk is
+/// read once this one is written. A resumed part's first bytes are hashed
+/// before the request, off the loop.
+///
+/// `@unchecked Sendable`: AsyncHTTPClient calls the delegate on the task's
+/// event loop, one call at a time, and the attempt reads the state only
+/// after the task's future has completed.
+final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = Void
+
+    /// The part that may be continued, with the hash of its bytes so far.
+    struct Resumable {
+        var handle: ContainerFileHandle
+        var bytes: Int64
+        var source: PartialDownload.Source
+        var hasher: SHA256
+    }
+
+    /// Why the body was not written, or stopped being written: decided
+    /// from the head, or a failed write. The request is cancelled with it.
+    struct Stopped: Error {}
+
+    private let partial: PartialDownload
+    private let url: URL
+    private let progress: (@Sendable (DownloadProgress) -> Void)?
+    private var resumable: Resumable?
+
+    // Read by the attempt once the request has ended.
+    private(set) var etag: String?
+    private(set) var lastModified: String?
+    /// The part being written; nil until a head allowed it.
+    private(set) var handle: ContainerFileHandle?
+    private(set) var hasher = SHA256()
+    /// Bytes of the file in the part.
+    private(set) var offset: Int64 = 0
+    /// The byte this attempt started writing at.
+    private(set) var resumedFrom: Int64 = 0
+    private(set) var total: Int64?
+    private(set) var failure: Downloader.AttemptFailure?
+
+    init(partial: PartialDownload, resumable: Resumable?, progress: (@Sendable (DownloadProgress) -> Void)?) {
+        self.partial = partial
+        self.url = partial.url
+        self.resumable = resumable
+        self.progress = progress
+    }
+
+    /// Closes whatever part is still open (the one written, or the
+    /// resumable one that was never used).
+    func close() {
+        handle?.close()
+        resumable?.handle.close()
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let link = url.absoluteString
+        etag = head.headers.first(name: "ETag")
+        lastModified = head.headers.first(name: "Last-Modified")
+        switch head.status.code {
+        case 206:
+            guard let resumable, let range = ContentRange(head.headers.first(name: "Content-Range") ?? ""),
+                  range.start == resumable.bytes,
+                  etag == resumable.source.etag || (resumable.source.etag == nil && lastModified == resumable.source.lastModified)
+            else {
+                // Not the range asked for, or another version: never
+                // splice; the next attempt starts from byte 0.
+                partial.discard()
+                return stop(task, NetworkError(.connectionLost, url: link,
+                    "the server answered a range of another version; starting again from byte 0"))
+            }
+            offset = resumable.bytes
+            resumedFrom = offset
+            total = range.total
+            handle = resumable.handle
+            hasher = resumable.hasher
+            self.resumable = nil
+        case 200:
+            total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+            do {
+                handle = try partial.restart(with: .init(url: link, etag: etag, lastModified: lastModified, total: total))
+            } catch {
+                return stop(task, NetworkError(.file, url: link, "cannot write the part: \(error)"))
+            }
+        case 416:
+            partial.discard()
+            return stop(task, NetworkError(.connectionLost, url: link, "the part is longer than the resource; starting again"))
+        default:
+            let retryAfter = head.headers.first(name: "Retry-After").flatMap { Double($0) }
+            return stop(task, NetworkError(.httpStatus(Int(head.status.code)), url: link,
+                "the server answered \(head.status.code) \(head.status.reasonPhrase)"), retryAfter: retryAfter)
+        }
+        progress?(DownloadProgress(url: url, bytes: offset, total: total))
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        guard let handle, failure == nil else { return task.eventLoop.makeFailedFuture(Stopped()) }
+        do {
+            try buffer.withUnsafeReadableBytes { bytes in
+                hasher.update(bufferPointer: bytes)
+                try handle.write(bytes, at: UInt64(offset))
+            }
+        } catch {
+            return stop(task, NetworkError(.file, url: url.absoluteString, "cannot write the part: \(error)"))
+        }
+        offset += Int64(buffer.readableBytes)
+        progress?(DownloadProgress(url: url, bytes: offset, total: total))
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
+
+    /// Records why the body is not written and cancels the request.
+    private func stop(_ task: HTTPClient.Task<Void>, _ error: NetworkError, retryAfter: Double? = nil) -> EventLoopFuture<Void> {
+        failure = Downloader.AttemptFailure(error: error, bytesReceived: offset - resumedFrom, retryAfter: retryAfter)
+        return task.eventLoop.makeFailedFuture(Stopped())
+    }
+}
