@@ -47,18 +47,40 @@ struct ProgramTimer {
         return (wall, peak, String(lastLine.prefix(120)))
     }
 
-    /// One untimed run (warm page cache, loaded binary), then `repetitions` timed ones.
-    func measure(_ name: String, _ arguments: [String], repetitions: Int, insideSeconds: Bool = false) throws -> Runs {
-        var runs = Runs(name: name)
-        _ = try run(arguments, insideSeconds: insideSeconds)
+    /// Each competitor once untimed (warm page cache, loaded binary), then
+    /// `repetitions` rounds that run each once in turn, so that every round
+    /// meets the machine's load of its moment alike (the machine is shared:
+    /// all of one competitor's runs, then all of the next's, would compare
+    /// different minutes). The load average is noted after each round.
+    func measure(_ competitors: [Competitor], repetitions: Int) throws -> (runs: [Runs], loads: [String]) {
+        var rows = competitors.map { Runs(name: $0.name) }
+        for competitor in competitors { _ = try run(competitor.arguments, insideSeconds: competitor.insideSeconds) }
+        var loads: [String] = []
         for _ in 0..<repetitions {
-            let result = try run(arguments, insideSeconds: insideSeconds)
-            runs.seconds.append(result.seconds)
-            runs.peakKilobytes.append(result.peakKilobytes)
-            runs.output = result.output
+            for (index, competitor) in competitors.enumerated() {
+                let result = try run(competitor.arguments, insideSeconds: competitor.insideSeconds)
+                rows[index].seconds.append(result.seconds)
+                rows[index].peakKilobytes.append(result.peakKilobytes)
+                rows[index].output = result.output
+            }
+            loads.append(Self.loadAverage())
         }
-        return runs
+        return (rows, loads)
     }
+
+    /// The load average of the last minute (`getloadavg`), or "?".
+    static func loadAverage() -> String {
+        var loads = [Double](repeating: 0, count: 3)
+        return getloadavg(&loads, 3) >= 1 ? String(format: "%.1f", loads[0]) : "?"
+    }
+}
+
+/// A program to time: its row's name, its command line, and whether it
+/// reports its own seconds (the library runs, which leave out their start).
+struct Competitor {
+    var name: String
+    var arguments: [String]
+    var insideSeconds = false
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {

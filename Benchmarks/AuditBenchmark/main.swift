@@ -6,8 +6,9 @@ import StorageAudit
 // Issue 18's benchmark (release build): the storage audit of a device whose
 // apps hold FILES files (default 1,000,000; BenchmarkTree describes the
 // spread), against `du -s` and gdu on the same tree in the same run. Each
-// competitor runs once untimed (warm page cache for all), then REPS times;
-// the table gives the median and best wall time and the peak resident
+// competitor runs once untimed (warm page cache for all), then REPS rounds
+// run each once in turn (so all meet the shared machine's load alike); the
+// load average after each round is printed. The table gives the median and best wall time and the peak resident
 // memory (the child's ru_maxrss, by GNU time).
 //
 // Rows:
@@ -21,8 +22,9 @@ import StorageAudit
 //
 // The tree is kept in WORK_DIR and reused by a later run with the same
 // parameters (WORK_DIR/complete.txt); --remove deletes it at the end.
-// Usage: audit-benchmark [WORK_DIR] [--files 1000000] [--apps 4] [--reps 5] [--remove]
+// Usage: audit-benchmark [WORK_DIR] [--files 1000000] [--apps 4] [--reps 5] [--no-gdu] [--remove]
 //        audit-benchmark --child audit|walk DEVICE     (one timed run, used by the above)
+//        audit-benchmark --child json DEVICE           (the audit as JSON, to compare two builds)
 
 func seconds(since start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 
@@ -32,6 +34,7 @@ struct Options {
     var apps = 4
     var repetitions = 5
     var remove = false
+    var gdu = true
     var child: (mode: String, device: String)?
 
     init(_ arguments: [String]) {
@@ -42,6 +45,7 @@ struct Options {
             case "--apps": apps = max(1, Int(rest.popFirst() ?? "") ?? apps)
             case "--reps": repetitions = max(1, Int(rest.popFirst() ?? "") ?? repetitions)
             case "--remove": remove = true
+            case "--no-gdu": gdu = false
             case "--child": child = (rest.popFirst() ?? "", rest.popFirst() ?? "")
             default: work = argument
             }
@@ -61,6 +65,13 @@ func runChild(mode: String, device path: String) throws {
         let files = audit.apps.reduce(0) { $0 + $1.total.files }
         let findings = audit.apps.reduce(0) { $0 + $1.findings.count }
         print(String(format: "%.4f", seconds(since: start)), "bytes=\(bytes) files=\(files) findings=\(findings)")
+    case "json":
+        // The whole audit as JSON (sorted keys), to compare two builds' output byte for byte.
+        var auditor = StorageAuditor()
+        let audit = try auditor.audit(device: try Device.open(at: URL(fileURLWithPath: path)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        FileHandle.standardOutput.write(try encoder.encode(audit))
     case "walk":
         let handle = try DirectoryHandle(openingAt: path, followLinks: false)
         var seen: Set<[UInt64]> = []
@@ -108,31 +119,43 @@ func run() throws {
     let timer = ProgramTimer(scratch: work)
     let reps = options.repetitions
     let gduJSON = work.appendingPathComponent("gdu.json").path
-    var rows: [Runs] = []
-    rows.append(try timer.measure("du -s", ["du", "-s", device], repetitions: reps))
-    rows.append(try timer.measure("du -s -B1 --apparent-size", ["du", "-s", "-B1", "--apparent-size", device], repetitions: reps))
-    rows.append(try timer.measure("gdu -n -p -s", ["gdu", "-n", "-p", "-s", device], repetitions: reps))
-    rows.append(try timer.measure("gdu -n -p -o FILE (JSON export)", ["gdu", "-n", "-p", "-o", gduJSON, device], repetitions: reps))
-    rows.append(try timer.measure("FileSystem walkTree (bare walk)", [executable.path, "--child", "walk", device],
-                                  repetitions: reps, insideSeconds: true))
-    rows.append(try timer.measure("StorageAuditor().audit(device:) (library)", [executable.path, "--child", "audit", device],
-                                  repetitions: reps, insideSeconds: true))
+    var competitors = [
+        Competitor(name: "du -s", arguments: ["du", "-s", device]),
+        Competitor(name: "du -s -B1 --apparent-size", arguments: ["du", "-s", "-B1", "--apparent-size", device]),
+    ]
+    if options.gdu {
+        competitors += [
+            Competitor(name: "gdu -n -p -s", arguments: ["gdu", "-n", "-p", "-s", device]),
+            Competitor(name: "gdu -n -p -o FILE (JSON export)", arguments: ["gdu", "-n", "-p", "-o", gduJSON, device]),
+        ]
+    }
+    competitors += [
+        Competitor(name: "FileSystem walkTree (bare walk)", arguments: [executable.path, "--child", "walk", device], insideSeconds: true),
+        Competitor(name: "StorageAuditor().audit(device:) (library)", arguments: [executable.path, "--child", "audit", device],
+                   insideSeconds: true),
+    ]
     if FileSystemPaths.isExecutable(atPath: sandbox) {
-        rows.append(try timer.measure("sandbox audit --json (whole process)", [sandbox, "audit", "--device", device, "--json"],
-                                      repetitions: reps))
+        competitors.append(Competitor(name: "sandbox audit --json (whole process)", arguments: [sandbox, "audit", "--device", device, "--json"]))
     } else {
         print("(no sandbox executable beside this one: build it with -c release to time the CLI)")
     }
+    let (rows, loads) = try timer.measure(competitors, repetitions: reps)
     try? FileSystemPaths.removeFile(atPath: gduJSON)
 
     let anchor = rows[0].median
-    print("\n\(options.files) files in \(options.apps) apps, \(reps) timed runs each after one untimed (page cache warm)\n")
-    print("| | median | best | × du -s (median) | peak memory |")
-    print("|---|---|---|---|---|")
+    print("\n\(options.files) files in \(options.apps) apps, \(reps) rounds of one timed run each after one untimed (page cache warm); "
+          + "load average after each round: \(loads.joined(separator: ", ")); \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+    // Beside the ratio of medians, the median of each round's ratio to that
+    // round's du -s, which a change of load between rounds moves less.
+    print("| | median | best | × du -s (median) | × du -s (median of rounds) | peak memory |")
+    print("|---|---|---|---|---|---|")
     for row in rows {
-        print(String(format: "| %@ | %.3f s | %.3f s | %.2f× | %.1f MB |", row.name, row.median, row.best, row.median / anchor,
-                     row.peakMegabytes))
+        let ratios = zip(row.seconds, rows[0].seconds).map { $0 / $1 }.sorted()
+        print(String(format: "| %@ | %.3f s | %.3f s | %.2f× | %.2f× | %.1f MB |", row.name, row.median, row.best, row.median / anchor,
+                     ratios[ratios.count / 2], row.peakMegabytes))
     }
+    print("\nseconds of each round:")
+    for row in rows { print("  \(row.name): \(row.seconds.map { String(format: "%.2f", $0) }.joined(separator: " "))") }
     print("\nwhat each printed last:")
     for row in rows { print("  \(row.name): \(row.output)") }
     if options.remove {

@@ -29,6 +29,8 @@ struct AppScan {
     /// leaves them out), and named in a note.
     var repairedNames = 0
     var firstRepairedName: String?
+    /// Files with several links, each time the walk met one.
+    var linkedFiles: [LinkedFileCount] = []
 
     static let preferencesDirectory = ContainerDirectory.preferences.relativePath
     static let binaryPlistMagic = Array("bplist00".utf8)
@@ -44,7 +46,12 @@ struct AppScan {
 
     /// Whether a name ends like a SQLite file (``databaseSuffixes``).
     static func hasDatabaseSuffix(_ name: String) -> Bool {
-        databaseSuffixes.contains { name.hasSuffix($0) }
+        // Each suffix ends in "e", "l" or "m": one byte rules most names
+        // out before three suffix comparisons (asked of every file).
+        guard let last = name.utf8.last, last == UInt8(ascii: "e") || last == UInt8(ascii: "l") || last == UInt8(ascii: "m") else {
+            return false
+        }
+        return databaseSuffixes.contains { name.hasSuffix($0) }
     }
 
     /// The lowercased extension of a name, if it has one.

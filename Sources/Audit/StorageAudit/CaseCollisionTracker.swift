@@ -29,12 +29,23 @@ struct CaseCollisionTracker {
         // Two names that fold alike (`lowercased()`) differ, so at least one
         // has a capital or a non-ASCII letter: only those are folded, and a
         // directory of lower-case ASCII names needs no folding at all.
-        // The others are looked up among the folded ones.
+        // The others are looked up among the folded ones. A first pass
+        // only looks for a clash, with no array a name: most directories
+        // have none, and the groups are made only for one that has.
+        var folded = Set<String>()
+        var clash = false
+        for entry in names[mark...] where !Self.foldsToItself(entry.name) {
+            if !folded.insert(entry.name.lowercased()).inserted { clash = true; break }
+        }
+        guard !folded.isEmpty else { return }
+        if !clash {
+            clash = names[mark...].contains { Self.foldsToItself($0.name) && folded.contains($0.name) }
+        }
+        guard clash else { return }
         var groups: [String: [(name: String, bytes: UInt64)]] = [:]
         for entry in names[mark...] where !Self.foldsToItself(entry.name) {
             groups[entry.name.lowercased(), default: []].append(entry)
         }
-        guard !groups.isEmpty else { return }
         for entry in names[mark...] where Self.foldsToItself(entry.name) { groups[entry.name]?.append(entry) }
         for group in groups.values where group.count > 1 {
             collisions.append(Collision(directory: directory, names: group.map(\.name).sorted(),

@@ -37,7 +37,7 @@ extension StorageAuditor {
     /// Walks the directory at `url`: the container (`bundleName` nil, paths
     /// relative to its root) or a bundle kept outside it (every item in the
     /// bundle category, paths `<Name>.app/…`).
-    mutating func walk(_ url: URL, as bundleName: String?, scan: inout AppScan, container: AppContainer,
+    func walk(_ url: URL, as bundleName: String?, scan: inout AppScan, container: AppContainer,
                        manifest: ManifestLoad) throws {
         let path = url.standardizedFileURL.path
         do {
@@ -68,7 +68,7 @@ extension StorageAuditor {
 
     /// Counts one entry, notes what the findings need of it, and opens its
     /// record when it is a directory (the walk enters it next).
-    private mutating func visit(_ entry: TreeEntry, in directory: WalkDirectory, parent: FileDescriptor, inBundle: Bool,
+    private func visit(_ entry: TreeEntry, in directory: WalkDirectory, parent: FileDescriptor, inBundle: Bool,
                                 scan: inout AppScan, container: AppContainer, manifest: ManifestLoad,
                                 open: inout [WalkDirectory]) throws(FileSystemError) {
         let status = entry.status
@@ -110,22 +110,27 @@ extension StorageAuditor {
         }
     }
 
-    /// Adds one item to its category's usage, a file with several links
-    /// only the first time.
-    private mutating func add(_ status: FileStatus, category: StorageCategory, rules: DirectoryRules, backedUp: Bool,
-                              isCategoryDirectory: Bool, scan: inout AppScan) {
-        if !status.isDirectory && status.linkCount > 1 {
-            guard seenLinks.insert(FileIdentity(device: status.device, inode: status.inode)).inserted else { return }
-        }
+    /// Adds one item to its category's usage; a file with several links
+    /// is also listed, to be counted once when the apps are put together
+    /// (``StorageAuditor/countLinksOnce(_:)``).
+    private func add(_ status: FileStatus, category: StorageCategory, rules: DirectoryRules, backedUp: Bool,
+                     isCategoryDirectory: Bool, scan: inout AppScan) {
+        // A purge empties the directory but keeps it.
+        let purgeable = rules.purgeableWhenDiskLow && !isCategoryDirectory
         var usage = scan.usage[category.ordinal]
         usage.allocatedBytes += status.allocatedBytes
         usage.apparentBytes += status.size
         if status.isDirectory { usage.directories += 1 } else { usage.files += 1 }
         if backedUp && !status.isDirectory { usage.backupBytes += status.size }
-        // A purge empties the directory but keeps it.
-        if rules.purgeableWhenDiskLow && !isCategoryDirectory { usage.purgeableBytes += status.allocatedBytes }
+        if purgeable { usage.purgeableBytes += status.allocatedBytes }
         if rules.keptAcrossUpdate { usage.keptByUpdateBytes += status.allocatedBytes }
         scan.usage[category.ordinal] = usage
+        if !status.isDirectory && status.linkCount > 1 {
+            scan.linkedFiles.append(LinkedFileCount(identity: FileIdentity(device: status.device, inode: status.inode),
+                                                    category: category, allocatedBytes: status.allocatedBytes,
+                                                    apparentBytes: status.size, backedUp: backedUp, purgeable: purgeable,
+                                                    keptByUpdate: rules.keptAcrossUpdate))
+        }
     }
 
     /// Notes what the findings need of one item, making its path only for those.

@@ -50,6 +50,17 @@ public struct StorageAuditor {
     ///   bundle cannot be walked.
     public mutating func audit(bundleID: String, container: AppContainer, bundle: AppBundle?,
                                keychainItems: Int? = nil) throws -> AppStorageAudit {
+        var scanned = try scanApp(bundleID: bundleID, container: container, bundle: bundle, keychainItems: keychainItems)
+        countLinksOnce(&scanned)
+        return scanned.audit
+    }
+
+    /// ``audit(bundleID:container:bundle:keychainItems:)`` with each
+    /// hard-linked file counted every time the walk meets it, and listed
+    /// for ``countLinksOnce(_:)``: it changes nothing in the auditor, so
+    /// several apps can be walked at once.
+    func scanApp(bundleID: String, container: AppContainer, bundle: AppBundle?,
+                 keychainItems: Int?) throws -> ScannedApp {
         var scan = AppScan()
         var notes: [String] = []
         // The manifest is read on a second thread while the walk goes
@@ -95,8 +106,9 @@ public struct StorageAuditor {
         let stores = scan.databaseBytes.filter { $0.key != CacheManifest.relativePath }
             .map { StoreFile(path: $0.key, bytes: $0.value) }.sorted { $0.path < $1.path }
         findings.sort { ($0.rule.rawValue, $0.path) < ($1.rule.rawValue, $1.path) }
-        return AppStorageAudit(bundleID: bundleID, categories: categories, total: total, keychainItems: keychainItems,
-                               cacheManifest: summary, stores: stores, findings: findings, notes: notes)
+        let audit = AppStorageAudit(bundleID: bundleID, categories: categories, total: total, keychainItems: keychainItems,
+                                    cacheManifest: summary, stores: stores, findings: findings, notes: notes)
+        return ScannedApp(audit: audit, linkedFiles: scan.linkedFiles)
     }
 
     private static func isInside(_ url: URL, _ root: URL) -> Bool {
