@@ -2,14 +2,15 @@
 """Whole-process timings of `sandbox plist` beside plistlib's whole process
 (issue 14): each command is started fresh, as a user runs it, on the
 benchmark's large binary document, and the best and median wall times of
-RUNS starts are printed, with the CPU time (user + system) of the best run.
+RUNS starts are printed, with the CPU time (user + system) of the best run
+and the largest peak resident memory of any run.
 
-Usage: cli_bench.py SANDBOX DATA_DIR [RUNS]
-  SANDBOX   the release `sandbox` executable
-  DATA_DIR  where gen_data.py wrote large.bplist
+Usage: cli_bench.py SANDBOX DATA_DIR [RUNS] [OLD_SANDBOX]
+  SANDBOX      the release `sandbox` executable
+  DATA_DIR     where gen_data.py wrote large.bplist
+  OLD_SANDBOX  another release `sandbox` (say, main's) whose `-convert xml1` is timed beside
 """
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -17,23 +18,27 @@ import time
 
 
 def timed(command):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Wall and CPU seconds and peak resident memory (KiB) of one run, from the child's own rusage."""
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise subprocess.CalledProcessError(child.returncode, command)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 def main():
     sandbox, data = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+    old = sys.argv[4] if len(sys.argv) > 4 else None
     document = os.path.join(data, "large.bplist")
     output = os.path.join(data, "cli-bench-out.xml")
     commands = {
         "sandbox plist -lint": [sandbox, "plist", "-lint", document],
         "sandbox plist -convert xml1": [sandbox, "plist", "-convert", "xml1", "-o", output, document],
+        **({"old sandbox plist -convert xml1": [old, "plist", "-convert", "xml1", "-o", output, document]} if old else {}),
         "python3 plistlib.loads": [sys.executable, "-c",
                                    f"import plistlib; plistlib.loads(open({document!r}, 'rb').read())"],
         "python3 plistlib loads + dumps(FMT_XML)": [sys.executable, "-c",
@@ -46,12 +51,13 @@ def main():
         for name, command in commands.items():
             results[name].append(timed(command))
     print(f"load average: {open('/proc/loadavg').read().split()[0]}; {runs} starts each, interleaved")
-    print("| command | best | median | CPU of best |")
-    print("|---|---:|---:|---:|")
+    print("| command | best | median | CPU of best | peak memory |")
+    print("|---|---:|---:|---:|---:|")
     for name, samples in results.items():
         best = min(samples)
-        median = statistics.median(wall for wall, _ in samples)
-        print(f"| {name} | {best[0] * 1000:.0f} ms | {median * 1000:.0f} ms | {best[1] * 1000:.0f} ms |")
+        median = statistics.median(wall for wall, _, _ in samples)
+        peak = max(rss for _, _, rss in samples)
+        print(f"| {name} | {best[0] * 1000:.0f} ms | {median * 1000:.0f} ms | {best[1] * 1000:.0f} ms | {peak / 1024:.0f} MiB |")
 
 
 if __name__ == "__main__":

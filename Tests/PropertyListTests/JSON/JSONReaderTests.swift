@@ -158,7 +158,7 @@ import Testing
         [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [],
     ] as [[UInt8]])
     func wellFormed(_ bytes: [UInt8]) {
-        #expect(bytes.withUnsafeBytes { JSONParser.isValidUTF8($0) })
+        #expect(bytes.withUnsafeBytes { JSONParser<DecodedText>.isValidUTF8($0) })
     }
 
     @Test(arguments: [
@@ -167,7 +167,7 @@ import Testing
         [0xF1, 0x80, 0x80], [0xFF], [0x41, 0xC3],
     ] as [[UInt8]])
     func malformed(_ bytes: [UInt8]) {
-        #expect(!bytes.withUnsafeBytes { JSONParser.isValidUTF8($0) })
+        #expect(!bytes.withUnsafeBytes { JSONParser<DecodedText>.isValidUTF8($0) })
         #expect(bytes.withUnsafeBytes { String(validating: $0, as: UTF8.self) } == nil)
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
+import PropertyList
 import TestSupport
 import Testing
 @testable import SandboxCLI
 
-/// `-lint` validates binary and XML property lists without building their value
-/// (issue 14); it must accept and refuse exactly what the commands that
-/// decode do, with the same message.
+/// `-lint` validates property lists in every format without building their
+/// value (issue 14); it must accept and refuse exactly what the commands
+/// that decode do, with the same message (for text that may be JSON or
+/// OpenStep, both reasons, as decoding gives them).
 @Suite struct PlistLintValidationTests {
     /// Every file of the shared corpus, in every format.
     static func corpus() throws -> [URL] {
@@ -63,11 +65,45 @@ import Testing
         }
     }
 
+    @Test func lintAndDecodeAgreeOnDamagedOpenStepAndJSONFiles() throws {
+        let openStep = try Data(contentsOf: SandboxProcess.fixtures.appendingPathComponent("openstep/ddplist_test1-ascii-gnustep.plist"))
+        let json = Data("{\"a\": [1, -2.5e3, \"x\\u00e9\", true, {\"CF$UID\": 3}], \"b\": {}}".utf8)
+        let strings = Data("\"key\" = \"value\";\n/* comment */\nother = 'v\\U00e9';\n".utf8)
+        for (name, data) in [("OpenStep", openStep), ("JSON", json), (".strings", strings)] {
+            for index in 0..<data.count {
+                for replacement: UInt8 in [0x00, 0xFF, UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: ";"), UInt8(ascii: ":"),
+                                           data[index] ^ 0x10] {
+                    var damaged = data
+                    damaged[index] = replacement
+                    let decoded = Self.verdict { _ = try PlistRunner.decode(damaged) }
+                    #expect(Self.verdict { try PlistRunner.lint(damaged) } == decoded, "\(name): byte \(index) = \(replacement)")
+                }
+                let cut = data.prefix(index)
+                #expect(Self.verdict { try PlistRunner.lint(cut) } == Self.verdict { _ = try PlistRunner.decode(cut) }, "\(name) cut at \(index)")
+            }
+        }
+    }
+
+    /// `-convert xml1` of a binary file streams it: the bytes, or the
+    /// failure, of decoding then writing.
+    @Test func convertingBinaryToXMLGivesWhatDecodingThenWritingGives() throws {
+        for file in try Self.corpus() {
+            let data = try Data(contentsOf: file)
+            func outcome(_ body: () throws -> Data) -> String {
+                do { return try body().base64EncodedString() } catch { return "\(error)" }
+            }
+            let streamed = outcome { try PlistRunner.convert(data, to: .xml, options: .init()) }
+            let decoded = outcome { try PlistRunner.decode(data).value.encoded(as: .xml) }
+            #expect(streamed == decoded, "\(file.lastPathComponent)")
+        }
+    }
+
     /// The whole command: `-lint` prints the same failure lines as `-p`.
     @Test func lintReportsWhatPrintReports() throws {
         let directory = try TemporaryDirectory()
         let paths = try Self.corpus().filter {
             $0.path.contains("/malformed/") || $0.path.contains("/bplist/") || $0.path.contains("/xml/")
+                || $0.path.contains("/openstep/")
         }.map(\.path)
         try #require(paths.count >= 60)
         let lint = try SandboxProcess.run(["-lint"] + paths, in: directory.url)

@@ -32,9 +32,8 @@ struct PlistRunner {
             ProcessLifetime.keep(document)
             try writeText(PlistPrettyPrinter.render(document.value), to: .standardOutput)
         case .convert(let name):
-            let document = try Self.read(path)
-            ProcessLifetime.keep(document)
-            try write(document.value, as: name.format, to: destination(for: path, inPlace: true))
+            try write(Self.convert(FileInput.read(path), to: name.format, options: writeOptions(for: name.format)),
+                      to: destination(for: path, inPlace: true))
         case .create(let name):
             let destination: Destination = path == "-" ? .standardOutput : .file(path)
             try write(.dictionary([:]), as: name.format, to: destination)
@@ -74,32 +73,55 @@ struct PlistRunner {
             throw PlistCommandError("this is \(foreign.displayName), not a property list")
         }
         guard format == .openStep else { return (try PropertyListValue.decode(data, as: format), format) }
+        return try jsonThenOpenStep(json: { (try JSONPropertyListReader().read(data), .json) },
+                                    openStep: { (try PropertyListValue.decode(data, as: .openStep), .openStep) })
+    }
+
+    /// What `json` gives, else what `openStep` gives; when both fail, an
+    /// error that says why for both, as plutil does. Text that format
+    /// detection calls OpenStep is read this way (see ``decode(_:)``).
+    static func jsonThenOpenStep<Result>(json: () throws -> Result, openStep: () throws -> Result) throws -> Result {
         do {
-            return (try JSONPropertyListReader().read(data), .json)
+            return try json()
         } catch let jsonError {
             do {
-                return (try PropertyListValue.decode(data, as: .openStep), .openStep)
+                return try openStep()
             } catch {
-                // Neither fits: say why for both, as plutil does.
                 throw PlistCommandError("\(error); as JSON: \(jsonError)")
             }
         }
     }
 
     /// Checks that `data` is a property list that ``decode(_:)`` reads,
-    /// failing with the error it gives. A binary or XML one is validated
-    /// without building its value (a cold process spends more on allocating
-    /// a million values than on reading the file); other formats are decoded.
+    /// failing with the error it gives, without building its value (a cold
+    /// process spends more on allocating a million values than on reading
+    /// the file): each format's validator runs its decoder's checks, in the
+    /// order ``decode(_:)`` tries the formats.
     static func lint(_ data: Data) throws {
-        switch PropertyListFormat.detect(data) {
-        case .binary:
-            return try BinaryPropertyListReader().validate(data)
-        case .xml where ForeignFormat.detect(data) == nil:
-            return try XMLPropertyListReader().validate(data)
-        default:
-            break
+        let format = PropertyListFormat.detect(data)
+        if let foreign = ForeignFormat.detect(data) {
+            throw PlistCommandError("this is \(foreign.displayName), not a property list")
         }
-        ProcessLifetime.keep(try decode(data))
+        switch format {
+        case .binary: try BinaryPropertyListReader().validate(data)
+        case .xml: try XMLPropertyListReader().validate(data)
+        case .json: try JSONPropertyListReader().validate(data)
+        case .openStep:
+            try jsonThenOpenStep(json: { try JSONPropertyListReader().validate(data) },
+                                 openStep: { try OpenStepPropertyListReader().validate(data) })
+        }
+    }
+
+    /// `data` written as `format`: what ``decode(_:)`` then writing gives.
+    /// A binary file converted to XML is streamed (never decoded into a
+    /// value tree); other conversions decode.
+    static func convert(_ data: Data, to format: PropertyListFormat, options: PropertyListWriteOptions) throws -> Data {
+        if format == .xml, PropertyListFormat.detect(data) == .binary {
+            return try PropertyListValue.convert(data, from: .binary, to: .xml, options: options)
+        }
+        let document = try decode(data)
+        ProcessLifetime.keep(document)
+        return try document.value.encoded(as: format, options: options)
     }
 
     private static func value(at keyPath: PlistKeyPath, in path: String, expecting expect: PlistTypeName?) throws -> PropertyListValue {
@@ -148,8 +170,12 @@ struct PlistRunner {
     }
 
     private func write(_ value: PropertyListValue, as format: PropertyListFormat, to destination: Destination) throws {
-        let options = PropertyListWriteOptions(sortsKeys: invocation.readable && format == .json)
-        try write(value.encoded(as: format, options: options), to: destination)
+        try write(value.encoded(as: format, options: writeOptions(for: format)), to: destination)
+    }
+
+    /// How values are written as `format`: JSON's keys sorted with `-r`.
+    private func writeOptions(for format: PropertyListFormat) -> PropertyListWriteOptions {
+        PropertyListWriteOptions(sortsKeys: invocation.readable && format == .json)
     }
 
     private func writeLine(_ text: String, to destination: Destination) throws {

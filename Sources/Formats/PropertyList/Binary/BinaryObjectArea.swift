@@ -200,6 +200,53 @@ extension BinaryObjectArea {
         return (payload, count)
     }
 
+    /// Transcodes the `units` big-endian UTF-16 code units at `payload`
+    /// into UTF-8 at `buffer` (room for `units × 3` bytes): the bytes
+    /// written, or the first unpaired surrogate's code unit.
+    func transcodeUTF16BigEndian(_ payload: Int, units: Int,
+                                 into buffer: UnsafeMutablePointer<UInt8>) -> (written: Int, malformedAt: Int?) {
+        let source = base + payload
+        var written = 0
+        var index = 0
+        while index < units {
+            let unit = UInt16(bigEndian: source.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))
+            var scalar = UInt32(unit)
+            if unit < 0x80 {
+                buffer[written] = UInt8(unit)
+                written += 1
+                index += 1
+                continue
+            }
+            if unit & 0xFC00 == 0xD800 {
+                guard index + 1 < units else { return (written, index) }
+                let next = UInt16(bigEndian: source.loadUnaligned(fromByteOffset: (index + 1) * 2, as: UInt16.self))
+                guard next & 0xFC00 == 0xDC00 else { return (written, index) }
+                scalar = 0x10000 + ((UInt32(unit) & 0x3FF) << 10 | (UInt32(next) & 0x3FF))
+                index += 1
+            } else if unit & 0xFC00 == 0xDC00 {
+                return (written, index)
+            }
+            if scalar < 0x800 {
+                buffer[written] = UInt8(0xC0 | scalar >> 6)
+                buffer[written + 1] = UInt8(0x80 | scalar & 0x3F)
+                written += 2
+            } else if scalar < 0x10000 {
+                buffer[written] = UInt8(0xE0 | scalar >> 12)
+                buffer[written + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                buffer[written + 2] = UInt8(0x80 | scalar & 0x3F)
+                written += 3
+            } else {
+                buffer[written] = UInt8(0xF0 | scalar >> 18)
+                buffer[written + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+                buffer[written + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                buffer[written + 3] = UInt8(0x80 | scalar & 0x3F)
+                written += 4
+            }
+            index += 1
+        }
+        return (written, nil)
+    }
+
     func unpairedSurrogate(at unit: Int, object at: Int) -> PropertyListError {
         failure(.invalidEncoding, at, "UTF-16 string has an unpaired surrogate at code unit \(unit)")
     }

@@ -1,9 +1,11 @@
 import OrderedCollections
 
 /// The recursive-descent parser behind ``JSONPropertyListReader``, scanning
-/// UTF-8 bytes. Recursion is bounded by the depth limit.
-struct JSONParser: TextPropertyListParser {
-    static let format = PropertyListFormat.json
+/// UTF-8 bytes. Recursion is bounded by the depth limit. With
+/// ``ValidatedText`` it makes no values (`-lint`).
+struct JSONParser<Output: TextParseOutput>: TextPropertyListParser {
+    static var format: PropertyListFormat { .json }
+    static var buildsValues: Bool { Output.buildsValues }
     let text: UnsafeRawBufferPointer
     let limits: PropertyListLimits
     var position = 0
@@ -81,15 +83,17 @@ struct JSONParser: TextPropertyListParser {
             guard byte(at: position) == UInt8(ascii: "\"") else {
                 throw failure(.syntax, at: position, "expected a string key, found \(describe(at: position))")
             }
+            let keyStart = position
             try countObject(at: position)
             let key = try parseString()
             skipWhitespace()
             guard byte(at: position) == UInt8(ascii: ":") else {
-                throw failure(.syntax, at: position, "expected ':' after the key \(InputExcerpt.quoted(key)), found \(describe(at: position))")
+                throw failure(.syntax, at: position, "expected ':' after the key \(InputExcerpt.quoted(keyText(key, at: keyStart))), found \(describe(at: position))")
             }
             position += 1
             skipWhitespace()
-            entries[key] = try parseValue(depth: depth + 1)
+            let value = try parseValue(depth: depth + 1)
+            if Self.buildsValues { entries[key] = value }
             if try isClosed(by: UInt8(ascii: "}"), after: "an object member") { break }
         }
         // `{"CF$UID": n}` is how keyed archives' UIDs appear in JSON and XML.
@@ -107,7 +111,8 @@ struct JSONParser: TextPropertyListParser {
             return .array(elements)
         }
         while true {
-            elements.append(try parseValue(depth: depth + 1))
+            let element = try parseValue(depth: depth + 1)
+            if Self.buildsValues { elements.append(element) }
             if try isClosed(by: UInt8(ascii: "]"), after: "an array element") { break }
         }
         return .array(elements)
@@ -125,5 +130,14 @@ struct JSONParser: TextPropertyListParser {
         position += 1
         skipWhitespace()
         return separator == close
+    }
+
+    /// The key read at `start`, for a message: `key` when decoding; when
+    /// validating, which made an empty one, the key read again as decoding
+    /// reads it (it was read once, so this succeeds).
+    func keyText(_ key: String, at start: Int) -> String {
+        guard !Self.buildsValues else { return key }
+        var decoder = JSONParser<DecodedText>(text: text, limits: limits, position: start, objectCount: 0, scratch: [])
+        return (try? decoder.parseString()) ?? key
     }
 }

@@ -30,6 +30,15 @@ public struct JSONPropertyListReader: Sendable {
 
     /// Decodes a JSON document.
     public func read(_ data: Data) throws -> PropertyListValue {
-        try JSONParser.parse(data, limits: limits)
+        try JSONParser<DecodedText>.parse(data, limits: limits)
+    }
+
+    /// Checks that `data` is a document ``read(_:)`` decodes, without
+    /// building its value: the same parser runs and makes no strings or
+    /// containers, so this succeeds exactly when ``read(_:)`` does and
+    /// fails with the same error at the same line and column.
+    /// `sandbox plist -lint` uses it.
+    public func validate(_ data: Data) throws {
+        try JSONParser<ValidatedText>.validate(data, limits: limits)
     }
 }

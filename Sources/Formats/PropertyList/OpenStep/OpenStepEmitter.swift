@@ -85,7 +85,7 @@ struct OpenStepEmitter: TextPropertyListEmitter {
         guard !utf8.isEmpty else { return false }
         var previous: UInt8 = 0
         for byte in utf8 {
-            guard OpenStepParser.isUnquotedASCII(byte) else { return false }
+            guard OpenStepParser<DecodedText>.isUnquotedASCII(byte) else { return false }
             // `//` and `/*` would be read as the start of a comment.
             if previous == UInt8(ascii: "/"), byte == UInt8(ascii: "/") || byte == UInt8(ascii: "*") { return false }
             previous = byte

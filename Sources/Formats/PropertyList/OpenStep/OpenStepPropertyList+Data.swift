@@ -22,7 +22,7 @@ extension OpenStepParser {
             let first = text[position]
             if first == UInt8(ascii: ">") {
                 position += 1
-                return .data(Data(scratch))
+                return .data(Self.buildsValues ? Data(scratch) : Data())
             }
             if let high = Self.hexValue(first) {
                 guard let low = Self.hexValue(byte(at: position + 1)) else {

@@ -2,9 +2,11 @@ import OrderedCollections
 
 /// The recursive-descent parser behind ``OpenStepPropertyListReader``,
 /// scanning UTF-8 bytes. Recursion is bounded by the depth limit, so
-/// hostile nesting fails fast instead of exhausting the stack.
-struct OpenStepParser: TextPropertyListParser {
-    static let format = PropertyListFormat.openStep
+/// hostile nesting fails fast instead of exhausting the stack. With
+/// ``ValidatedText`` it makes no values (`-lint`).
+struct OpenStepParser<Output: TextParseOutput>: TextPropertyListParser {
+    static var format: PropertyListFormat { .openStep }
+    static var buildsValues: Bool { Output.buildsValues }
     let text: UnsafeRawBufferPointer
     let limits: PropertyListLimits
     var position = 0
@@ -127,6 +129,7 @@ struct OpenStepParser: TextPropertyListParser {
                 break
             }
             let key: String
+            let keyStart = position
             try countObject(at: position)
             if lead == UInt8(ascii: "\"") || lead == UInt8(ascii: "'") {
                 key = try parseQuotedString()
@@ -146,13 +149,13 @@ struct OpenStepParser: TextPropertyListParser {
                 value = try parseValue(depth: depth + 1)
                 try skipTrivia()
             } else {
-                throw failure(.syntax, at: position, "expected '=' or ';' after the key \(InputExcerpt.quoted(key)), found \(describe(at: position))")
+                throw failure(.syntax, at: position, "expected '=' or ';' after the key \(InputExcerpt.quoted(keyText(key, at: keyStart))), found \(describe(at: position))")
             }
             guard byte(at: position) == UInt8(ascii: ";") else {
-                throw failure(.syntax, at: position, "expected ';' after the value for the key \(InputExcerpt.quoted(key)), found \(describe(at: position))")
+                throw failure(.syntax, at: position, "expected ';' after the value for the key \(InputExcerpt.quoted(keyText(key, at: keyStart))), found \(describe(at: position))")
             }
             position += 1
-            entries[key] = value
+            if Self.buildsValues { entries[key] = value }
         }
         // A lone `CF$UID` entry with a typed integer is how the writer spells a keyed-archive UID.
         if entries.count == 1, let uid = entries["CF$UID"], case .integer(let number) = uid, let value = number.uint64Value {
@@ -175,7 +178,8 @@ struct OpenStepParser: TextPropertyListParser {
                 position += 1
                 return .array(elements)
             }
-            elements.append(try parseValue(depth: depth + 1))
+            let element = try parseValue(depth: depth + 1)
+            if Self.buildsValues { elements.append(element) }
             try skipTrivia()
             switch byte(at: position) {
             case UInt8(ascii: ","):
@@ -191,5 +195,16 @@ struct OpenStepParser: TextPropertyListParser {
                 throw failure(.syntax, at: position, "expected ',' or ')' after an array element, found \(describe(at: position))")
             }
         }
+    }
+
+    /// The key read at `start`, for a message: `key` when decoding; when
+    /// validating, which made an empty one, the key read again as decoding
+    /// reads it (it was read once, so this succeeds).
+    func keyText(_ key: String, at start: Int) -> String {
+        guard !Self.buildsValues else { return key }
+        var decoder = OpenStepParser<DecodedText>(text: text, limits: limits, position: start, objectCount: 0, scratch: [])
+        let lead = text[start]
+        let quoted = lead == UInt8(ascii: "\"") || lead == UInt8(ascii: "'")
+        return (try? quoted ? decoder.parseQuotedString() : decoder.parseUnquotedString()) ?? key
     }
 }

@@ -52,6 +52,15 @@ public struct OpenStepPropertyListReader: Sendable {
 
     /// Decodes an OpenStep property list or `.strings` file.
     public func read(_ data: Data) throws -> PropertyListValue {
-        try OpenStepParser.parse(data, limits: limits)
+        try OpenStepParser<DecodedText>.parse(data, limits: limits)
+    }
+
+    /// Checks that `data` is a property list ``read(_:)`` decodes, without
+    /// building its value: the same parser runs and makes no strings, data
+    /// or containers, so this succeeds exactly when ``read(_:)`` does and
+    /// fails with the same error at the same line and column.
+    /// `sandbox plist -lint` uses it.
+    public func validate(_ data: Data) throws {
+        try OpenStepParser<ValidatedText>.validate(data, limits: limits)
     }
 }

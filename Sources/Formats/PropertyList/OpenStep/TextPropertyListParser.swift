@@ -5,9 +5,17 @@ import Foundation
 ///
 /// Both scan bytes, never `Character`s, and build a `String` once per
 /// string value (straight from the input when it has no escapes).
+///
+/// Each parser is generic over what it makes (``TextParseOutput``): the
+/// decoder builds values, the validator (`-lint`) runs the same code and
+/// makes none, so the two accept the same inputs and fail with the same
+/// errors at the same places.
 protocol TextPropertyListParser {
     /// The format named in errors.
     static var format: PropertyListFormat { get }
+    /// Whether strings, data and containers are made (decoding), or only
+    /// checked (validating: strings come back empty, containers empty).
+    static var buildsValues: Bool { get }
     /// The whole input as UTF-8.
     var text: UnsafeRawBufferPointer { get }
     var limits: PropertyListLimits { get }
@@ -34,6 +42,12 @@ extension TextPropertyListParser {
                 return try parser.parseDocument()
             }
         }
+    }
+
+    /// Checks the input as ``parse(_:limits:)`` does, without keeping what
+    /// it makes (nothing, when ``buildsValues`` is false).
+    static func validate(_ data: Data, limits: PropertyListLimits) throws {
+        _ = try parse(data, limits: limits)
     }
 
     var end: Int { text.count }
@@ -64,7 +78,8 @@ extension TextPropertyListParser {
         }
     }
 
-    /// A string from UTF-8 bytes, or an encoding error at `offset`.
+    /// A string from UTF-8 bytes, or an encoding error at `offset`; the
+    /// empty string when validating (the bytes are checked all the same).
     ///
     /// `String(validating:as:)` is not specialised in the standard library
     /// and spends most of its time looking up generic metadata, so bytes
@@ -73,7 +88,7 @@ extension TextPropertyListParser {
         guard Self.isValidUTF8(bytes) else {
             throw failure(.invalidEncoding, at: offset, "string is not valid UTF-8")
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return Self.buildsValues ? String(decoding: bytes, as: UTF8.self) : ""
     }
 
     /// Whether `bytes` is well-formed UTF-8 (see ``TextDecoding/isValidUTF8(_:)``).

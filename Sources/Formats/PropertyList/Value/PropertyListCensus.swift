@@ -89,10 +89,7 @@ struct PropertyListCensus {
     private mutating func count(_ value: PropertyListValue, depth: Int, format: PropertyListFormat,
                                 maximumObjectCount: Int, maximumDepth: Int, valueLimit: Int? = nil) throws {
         objects += 1
-        guard objects <= maximumObjectCount else {
-            throw PropertyListError(.objectLimitExceeded, format: format,
-                                    "value holds more than \(maximumObjectCount) objects (counting shared ones each time)")
-        }
+        guard objects <= maximumObjectCount else { throw Self.tooManyObjects(format, maximumObjectCount) }
         switch value {
         case .array(let elements):
             guard depth < maximumDepth else { throw Self.tooDeep(format, maximumDepth) }
@@ -152,11 +149,23 @@ struct PropertyListCensus {
     /// `format` can write this value in is over `maximumOutputSize` bytes:
     /// checked before a writer allocates anything.
     func checkOutputSize(_ format: PropertyListFormat, maximumOutputSize: Int) throws {
-        let least = format == .binary ? minimumBinaryBytes : minimumTextBytes
-        guard least <= maximumOutputSize else {
-            throw PropertyListError(.outputLimitExceeded, format: format,
-                                    "value would take at least \(least) bytes written out (shared values repeat), over the limit of \(maximumOutputSize)")
-        }
+        let least = leastBytes(format)
+        guard least <= maximumOutputSize else { throw Self.tooLarge(format, least: least, maximumOutputSize) }
+    }
+
+    /// The fewest bytes `format` can write this value in.
+    func leastBytes(_ format: PropertyListFormat) -> Int {
+        format == .binary ? minimumBinaryBytes : minimumTextBytes
+    }
+
+    static func tooManyObjects(_ format: PropertyListFormat, _ maximumObjectCount: Int) -> PropertyListError {
+        PropertyListError(.objectLimitExceeded, format: format,
+                          "value holds more than \(maximumObjectCount) objects (counting shared ones each time)")
+    }
+
+    static func tooLarge(_ format: PropertyListFormat, least: Int, _ maximumOutputSize: Int) -> PropertyListError {
+        PropertyListError(.outputLimitExceeded, format: format,
+                          "value would take at least \(least) bytes written out (shared values repeat), over the limit of \(maximumOutputSize)")
     }
 
     /// Counts `value` for a text writer that needs no census of its own

@@ -17,6 +17,14 @@ struct PropertyListSharedTotals {
 
     private init() {}
 
+    /// Totals counted elsewhere (the binary-to-XML stream counts them on the
+    /// file's objects).
+    init(objects: Int, minimumTextBytes: Int, minimumBinaryBytes: Int) {
+        self.objects = objects
+        self.minimumTextBytes = minimumTextBytes
+        self.minimumBinaryBytes = minimumBinaryBytes
+    }
+
     /// Totals of `value`; throws ``PropertyListError/Code/depthLimitExceeded``
     /// past `maximumDepth`.
     init(of value: PropertyListValue, format: PropertyListFormat, maximumDepth: Int) throws {
@@ -83,28 +91,41 @@ extension PropertyListCensus {
     static func forWriting(_ value: PropertyListValue, format: PropertyListFormat, maximumObjectCount: Int,
                            maximumDepth: Int, maximumOutputSize: Int,
                            count: (Int) throws -> PropertyListCensus) throws -> PropertyListCensus {
+        try checkedCount(format: format, maximumObjectCount: maximumObjectCount, maximumOutputSize: maximumOutputSize,
+                         count: count, leastBytes: { $0.leastBytes(format) },
+                         sharedTotals: { try PropertyListSharedTotals(of: value, format: format, maximumDepth: maximumDepth) })
+    }
+
+    /// ``forWriting(_:format:maximumObjectCount:maximumDepth:maximumOutputSize:count:)``
+    /// for any count: `count(limit)` counts (throwing `objectLimitExceeded`
+    /// past `limit`), `leastBytes` is the fewest bytes a count can be written
+    /// in, `sharedTotals` the totals with shared containers counted once. The
+    /// binary-to-XML stream passes counts taken on the file's objects, so it
+    /// refuses what the writer refuses, with the same error.
+    static func checkedCount<Counted>(format: PropertyListFormat, maximumObjectCount: Int, maximumOutputSize: Int,
+                                      count: (Int) throws -> Counted, leastBytes: (Counted) -> Int,
+                                      sharedTotals: () throws -> PropertyListSharedTotals) throws -> Counted {
         // Every object written takes at least a byte.
         let cap = min(maximumObjectCount, maximumOutputSize)
         let quick = min(cap, 1 << 22)
-        let census: PropertyListCensus
+        let census: Counted
         do {
             census = try count(quick)
         } catch let quickError as PropertyListError where quickError.code == .objectLimitExceeded && quick < cap {
-            let totals = try PropertyListSharedTotals(of: value, format: format, maximumDepth: maximumDepth)
+            let totals = try sharedTotals()
             let least = format == .binary ? totals.minimumBinaryBytes : totals.minimumTextBytes
             if totals.objects > cap || least > maximumOutputSize {
                 if totals.objects > maximumObjectCount && maximumObjectCount <= maximumOutputSize {
-                    throw PropertyListError(.objectLimitExceeded, format: format,
-                                            "value holds more than \(maximumObjectCount) objects (counting shared ones each time)")
+                    throw tooManyObjects(format, maximumObjectCount)
                 }
-                throw PropertyListError(.outputLimitExceeded, format: format,
-                                        "value would take at least \(least) bytes written out (shared values repeat), over the limit of \(maximumOutputSize)")
+                throw tooLarge(format, least: least, maximumOutputSize)
             }
             census = try count(cap)
         } catch {
             throw retyped(error, format: format, maximumObjectCount: maximumObjectCount, maximumOutputSize: maximumOutputSize)
         }
-        try census.checkOutputSize(format, maximumOutputSize: maximumOutputSize)
+        let least = leastBytes(census)
+        guard least <= maximumOutputSize else { throw tooLarge(format, least: least, maximumOutputSize) }
         return census
     }
 }

@@ -23,6 +23,17 @@ extension XMLPropertyListWriter {
         default: return nil
         }
         guard count >= 2 else { return nil }
+        return try Self.writeInHalves(count: count, open: open, close: close, maximumDepth: maximumDepth, capacity: capacity) {
+            try $0.emitChildren(of: value, $1)
+        }
+    }
+
+    /// Writes a document whose root container has `count` children
+    /// (`count` ≥ 2) and is opened by `open` and closed by `close`, its
+    /// children written by `emitChildren` (a range of them, one level in)
+    /// in two halves on two threads, then joined.
+    static func writeInHalves(count: Int, open: StaticString, close: StaticString, maximumDepth: Int, capacity: Int,
+                              emitChildren: (inout XMLPlistEmitter, Range<Int>) throws -> Void) throws -> Data {
         let split = count / 2
         let (front, back) = TwoThreads.run({
             var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
@@ -30,12 +41,12 @@ extension XMLPropertyListWriter {
             emitter.output.append(Self.header)
             try emitter.checkDepth(0)
             emitter.output.append(open)
-            try emitter.emitChildren(of: value, 0..<split)
+            try emitChildren(&emitter, 0..<split)
             return emitter
         }, {
             var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
             emitter.output.reserve(capacity / 2 + 4096)
-            try emitter.emitChildren(of: value, split..<count)
+            try emitChildren(&emitter, split..<count)
             return emitter
         })
         var whole = try front.get()

@@ -82,13 +82,32 @@ struct XMLPlistEmitter {
     /// Writes `element` below the key or index `component`, naming it in any error's key path (`key.1.name`, as plutil's key paths).
     @inline(__always)
     mutating func emit(_ element: PropertyListValue, indent: Int, within component: @autoclosure () -> String) throws {
+        try Self.within(component()) { try emit(element, indent: indent) }
+    }
+
+    /// Runs `body`, which writes something below the key or index
+    /// `component`, putting `component` in front of any error's key path.
+    @inline(__always)
+    static func within(_ component: @autoclosure () -> String, _ body: () throws -> Void) throws {
         do {
-            try emit(element, indent: indent)
+            try body()
         } catch let error as PropertyListError {
             guard case .keyPath(let rest) = error.location else { throw error }
             var prefixed = error
             prefixed.location = .keyPath(rest.isEmpty ? component() : component() + "." + rest)
             throw prefixed
+        }
+    }
+
+    /// Runs `body`, which writes the dictionary key `key()`, naming the key
+    /// as the key path of any error (a key cannot be written, say, with a
+    /// control character).
+    @inline(__always)
+    static func writingKey(_ key: () -> String, _ body: () throws -> Void) throws {
+        do { try body() } catch let error as PropertyListError {
+            var named = error
+            named.location = .keyPath(key())
+            throw named
         }
     }
 
@@ -100,9 +119,8 @@ struct XMLPlistEmitter {
         tabs(indent)
         switch value {
         case .string(let string):
-            output.append("<string>")
-            try appendEscaped(string)
-            output.append("</string>\n")
+            var string = string
+            try string.withUTF8 { try appendStringElement(utf8: $0) }
         case .integer(let integer):
             output.append("<integer>")
             output.appendDecimal(integer)
@@ -124,11 +142,7 @@ struct XMLPlistEmitter {
             }
             output.append("</date>\n")
         case .data(let data):
-            output.append("<data>\n")
-            let lineLength = 76 - 8 * min(indent, 8)
-            data.withUnsafeBytes { Base64.appendLines($0, lineLength: lineLength, indent: indent, to: &output) }
-            tabs(indent)
-            output.append("</data>\n")
+            data.withUnsafeBytes { appendDataElement($0, indent: indent) }
         case .uid(let uid):
             output.append("<dict>\n")
             tabs(indent + 1)
@@ -162,6 +176,23 @@ struct XMLPlistEmitter {
         }
     }
 
+    /// `<string>…</string>` and a newline, the reader after the indent.
+    @inline(__always)
+    mutating func appendStringElement(utf8: UnsafeBufferPointer<UInt8>) throws {
+        output.append("<string>")
+        try appendEscaped(utf8: utf8)
+        output.append("</string>\n")
+    }
+
+    /// `<data>`, `bytes` in base64 lines (CF's: 76 − 8 × indent characters
+    /// each) and `</data>`, the reader after the indent.
+    mutating func appendDataElement(_ bytes: UnsafeRawBufferPointer, indent: Int) {
+        output.append("<data>\n")
+        Base64.appendLines(bytes, lineLength: 76 - 8 * min(indent, 8), indent: indent, to: &output)
+        tabs(indent)
+        output.append("</data>\n")
+    }
+
     /// Writes `elements[range]`, each at `indent`, naming its index in any error's key path.
     mutating func emitElements(_ elements: [PropertyListValue], _ range: Range<Int>, indent: Int) throws {
         for index in range {
@@ -179,11 +210,7 @@ struct XMLPlistEmitter {
             let key = keys[offset]
             tabs(indent)
             output.append("<key>")
-            do { try appendEscaped(key) } catch let error as PropertyListError {
-                var named = error
-                named.location = .keyPath(key)
-                throw named
-            }
+            try Self.writingKey({ key }) { try appendEscaped(key) }
             output.append("</key>\n")
             try emit(values[offset], indent: indent, within: key)
         }
@@ -200,34 +227,38 @@ struct XMLPlistEmitter {
     /// characters XML 1.0 cannot carry.
     mutating func appendEscaped(_ string: String) throws {
         var string = string
-        try string.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                // Fast skip: nothing at or above '?' needs escaping, but for the
-                // UTF-8 lead byte of U+FFFE and U+FFFF.
-                guard byte < 0x3F || byte == 0xEF else { continue }
-                let replacement: StaticString
-                switch byte {
-                case 0xEF:
-                    if index + 2 < utf8.count, utf8[index + 1] == 0xBF, utf8[index + 2] & 0xFE == 0xBE {
-                        throw failure("string contains a non-character (U+FFFE or U+FFFF), which XML 1.0 cannot represent")
-                    }
-                    continue
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case 0x0D: replacement = "&#13;"
-                case 0x09, 0x0A: continue
-                case ..<0x20: throw failure("string contains the control character U+\(String(byte, radix: 16, uppercase: true)), which XML 1.0 cannot represent")
-                default: continue
+        try string.withUTF8 { try appendEscaped(utf8: $0) }
+    }
+
+    /// ``appendEscaped(_:)`` of well-formed UTF-8 bytes (the binary-to-XML
+    /// stream writes strings straight from the input).
+    mutating func appendEscaped(utf8: UnsafeBufferPointer<UInt8>) throws {
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            // Fast skip: nothing at or above '?' needs escaping, but for the
+            // UTF-8 lead byte of U+FFFE and U+FFFF.
+            guard byte < 0x3F || byte == 0xEF else { continue }
+            let replacement: StaticString
+            switch byte {
+            case 0xEF:
+                if index + 2 < utf8.count, utf8[index + 1] == 0xBF, utf8[index + 2] & 0xFE == 0xBE {
+                    throw failure("string contains a non-character (U+FFFE or U+FFFF), which XML 1.0 cannot represent")
                 }
-                output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<index]))
-                output.append(replacement)
-                runStart = index + 1
+                continue
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case 0x0D: replacement = "&#13;"
+            case 0x09, 0x0A: continue
+            case ..<0x20: throw failure("string contains the control character U+\(String(byte, radix: 16, uppercase: true)), which XML 1.0 cannot represent")
+            default: continue
             }
-            output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart...]))
+            output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<index]))
+            output.append(replacement)
+            runStart = index + 1
         }
+        output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart...]))
     }
 
     /// The shortest text that reads back as exactly `real`, without a

@@ -116,6 +116,13 @@ extension KeychainStore {
     /// Seals every row written before the binding covered the class and the
     /// access group again, bound to them. A row whose old seal does not open
     /// (altered) is left as it is: it fails to open, as before.
+    ///
+    /// Version 1's seal did not cover the class or the access group, so it
+    /// cannot tell a row relabelled in the database before the upgrade; the
+    /// row's `identity`, written with it from its class, group and primary
+    /// key, can, unless the attacker rewrote that too. A row whose identity
+    /// is not its own is left unsealed: sealing it would bless the new label,
+    /// and left at version 1 it fails to open for everyone.
     static func resealLegacyItems(_ pool: DatabasePool, keys: ClassKeys) throws {
         // Looked for in a read first: every open of the store comes here,
         // and only a store written by an earlier version has such rows.
@@ -125,7 +132,9 @@ extension KeychainStore {
             let rows = try Row.fetchAll(db, sql: "SELECT \(StoredItem.columns) FROM item WHERE sealVersion = 1")
             for row in rows {
                 let item = try StoredItem(row: row)
-                guard let data = try? ItemSealing.unsealLegacy(item.sealedData, item.binding, keys: keys) else { continue }
+                let storedIdentity: Data? = row["identity"]
+                guard storedIdentity == item.identity,
+                      let data = try? ItemSealing.unsealLegacy(item.sealedData, item.binding, keys: keys) else { continue }
                 try db.execute(sql: "UPDATE item SET sealedData = ?, sealVersion = 2 WHERE persistentID = ?",
                                arguments: [try ItemSealing.seal(data, item.binding, keys: keys), item.persistentID])
             }
