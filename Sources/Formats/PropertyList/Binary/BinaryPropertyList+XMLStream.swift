@@ -25,7 +25,7 @@ extension BinaryPropertyListReader {
         var census = BinaryXMLCensus(layout: layout)
         let totals = try census.totals(of: trailer.topObject)
         if census.repeatsAKey { return nil }
-        let writer = XMLPropertyListWriter(maximumDepth: options.maximumDepth)
+        let writer = XMLPropertyListWriter(limits: options.writerLimits)
         let maximumOutputSize = options.maximumOutputSize
         _ = try PropertyListCensus.checkedCount(
             format: .xml, maximumObjectCount: writer.maximumObjectCount, maximumOutputSize: maximumOutputSize,
