@@ -52,16 +52,23 @@ import Testing
     @Test func lintAndDecodeAgreeOnDamagedXMLFiles() throws {
         for name in ["xml/cpython_TESTDATA_xml.plist", "xml/ddplist_test-xml-utf-16be.plist", "xml/libplist_entities.plist"] {
             let data = try Data(contentsOf: SandboxProcess.fixtures.appendingPathComponent(name))
-            for index in stride(from: 0, to: data.count, by: 2) {
-                for replacement: UInt8 in [0x00, 0xFF, UInt8(ascii: "<"), UInt8(ascii: "&"), data[index] ^ 0x10] {
-                    var damaged = data
-                    damaged[index] = replacement
-                    let decoded = Self.verdict { _ = try PlistRunner.decode(damaged) }
-                    #expect(Self.verdict { try PlistRunner.lint(damaged) } == decoded, "\(name): byte \(index) = \(replacement)")
-                }
-                let cut = data.prefix(index)
-                #expect(Self.verdict { try PlistRunner.lint(cut) } == Self.verdict { _ = try PlistRunner.decode(cut) }, "\(name) cut at \(index)")
+            Self.expectLintAgreesWithDecode(data, name: name, every: 2, replacements: [0x00, 0xFF, UInt8(ascii: "<"), UInt8(ascii: "&")])
+        }
+    }
+
+    /// Every `step`-th byte replaced by each of `replacements` (and by
+    /// itself with one bit flipped), and the file cut there: `-lint` gives
+    /// decoding's verdict each time.
+    static func expectLintAgreesWithDecode(_ data: Data, name: String, every step: Int, replacements: [UInt8]) {
+        for index in stride(from: 0, to: data.count, by: step) {
+            for replacement in replacements + [data[index] ^ 0x10] {
+                var damaged = data
+                damaged[index] = replacement
+                let decoded = verdict { _ = try PlistRunner.decode(damaged) }
+                #expect(verdict { try PlistRunner.lint(damaged) } == decoded, "\(name): byte \(index) = \(replacement)")
             }
+            let cut = data.prefix(index)
+            #expect(verdict { try PlistRunner.lint(cut) } == verdict { _ = try PlistRunner.decode(cut) }, "\(name) cut at \(index)")
         }
     }
 
@@ -70,17 +77,9 @@ import Testing
         let json = Data("{\"a\": [1, -2.5e3, \"x\\u00e9\", true, {\"CF$UID\": 3}], \"b\": {}}".utf8)
         let strings = Data("\"key\" = \"value\";\n/* comment */\nother = 'v\\U00e9';\n".utf8)
         for (name, data) in [("OpenStep", openStep), ("JSON", json), (".strings", strings)] {
-            for index in 0..<data.count {
-                for replacement: UInt8 in [0x00, 0xFF, UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: ";"), UInt8(ascii: ":"),
-                                           data[index] ^ 0x10] {
-                    var damaged = data
-                    damaged[index] = replacement
-                    let decoded = Self.verdict { _ = try PlistRunner.decode(damaged) }
-                    #expect(Self.verdict { try PlistRunner.lint(damaged) } == decoded, "\(name): byte \(index) = \(replacement)")
-                }
-                let cut = data.prefix(index)
-                #expect(Self.verdict { try PlistRunner.lint(cut) } == Self.verdict { _ = try PlistRunner.decode(cut) }, "\(name) cut at \(index)")
-            }
+            Self.expectLintAgreesWithDecode(data, name: name, every: 1, replacements: [
+                0x00, 0xFF, UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: ";"), UInt8(ascii: ":"),
+            ])
         }
     }
 
