@@ -121,10 +121,7 @@ extension ObjectContext {
                 }
             }
             if relationship.isOrdered {
-                let positions = result.map { pending.orderPositions[$0]?[inverse.name] }
-                if positions.allSatisfy({ $0 != nil }) {
-                    result = OrderedSet(zip(result, positions).sorted { ($0.1 ?? 0) < ($1.1 ?? 0) }.map(\.0))
-                }
+                result = Self.inPendingPlaces(result) { pending.orderPositions[$0]?[inverse.name] }
             }
             return result.filter { !pending.deleted.contains($0) }
         case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
@@ -137,13 +134,10 @@ extension ObjectContext {
                 if present { result.append(other) } else { result.remove(other) }
             }
             if let orderColumn {
-                let positions = result.map { member in
+                result = Self.inPendingPlaces(result) { member in
                     pending.joinPositions[JoinPosition(row: JoinRow(table: table, column: sourceColumn, key: id,
                                                                     otherColumn: destinationColumn, otherKey: member),
                                                        orderColumn: orderColumn)]
-                }
-                if positions.allSatisfy({ $0 != nil }) {
-                    result = OrderedSet(zip(result, positions).sorted { ($0.1 ?? 0) < ($1.1 ?? 0) }.map(\.0))
                 }
             }
             return result.filter { !pending.deleted.contains($0) }
@@ -151,6 +145,15 @@ extension ObjectContext {
     }
 
     // MARK: Support
+
+    /// An ordered to-many's members in the places this context gave them,
+    /// when it gave every one a place (a `setToMany` since the last save);
+    /// otherwise in the stored order they came in.
+    static func inPendingPlaces(_ members: OrderedSet<ObjectID>, place: (ObjectID) -> Int64?) -> OrderedSet<ObjectID> {
+        let places = members.map(place)
+        guard places.allSatisfy({ $0 != nil }) else { return members }
+        return OrderedSet(zip(members, places).sorted { ($0.1 ?? 0) < ($1.1 ?? 0) }.map(\.0))
+    }
 
     func relationship(_ name: String, of id: ObjectID) throws(StoreError)
         -> (RelationshipDescription, RelationshipStorage) {
