@@ -13,7 +13,9 @@ import PackageDescription
 //              memory), Store (Core Data's SQLite layout, contexts, fetched
 //              results)
 //   Backup:    MobileBackup (the format; no Container, no Keychain)
-//   Network:   NetworkConditions (the device's radio conditions; no NIO)
+//   Network:   NetworkConditions (the device's radio conditions; no NIO),
+//              HTTPServing (a Hummingbird application started and
+//              listening, for ContentServer and CloudService)
 //   System:    Launch, Device
 //   Cloud:     CloudProtocol (wire types), CloudService (the iCloud backup
 //              service), CloudBackup (the device side)
@@ -220,10 +222,21 @@ let package = Package(
             path: "Sources/Network/NetworkTransfers"
         ),
         .target(
+            // Starting a Hummingbird application and waiting until it
+            // listens: the one way ContentServer and CloudService start.
+            name: "HTTPServing",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Network/HTTPServing"
+        ),
+        .target(
             // A loopback content server (Hummingbird) with fault injection,
             // for the demo, the tests and the benchmark.
             name: "ContentServer",
             dependencies: [
+                "HTTPServing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -253,7 +266,7 @@ let package = Package(
             // OpenStack Swift), served by Hummingbird.
             name: "CloudService",
             dependencies: [
-                "CloudProtocol", "FileSystem",
+                "CloudProtocol", "HTTPServing", "FileSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

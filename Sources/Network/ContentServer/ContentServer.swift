@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import Hummingbird
 import Logging
 import NIOCore
@@ -48,22 +49,12 @@ public final class ContentServer: Sendable {
         router.add(middleware: FileMiddleware(root, logger: logger))
         addControlRoutes(to: router, book: book)
 
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "sandbox-content-server"),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? port)
-                continuation.finish()
-            },
-            logger: logger)
-        let task = Task { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next() else {
-            task.cancel()
+        do throws(ListeningServerError) {
+            let server = try await ListeningServer.start(router, host: host, port: port, serverName: "sandbox-content-server", logger: logger)
+            return ContentServer(host: host, port: server.port, task: server.task, book: book)
+        } catch {
             throw ContentServerError(message: "the server stopped before it listened on \(host):\(port)")
         }
-        return ContentServer(host: host, port: bound, task: task, book: book)
     }
 
     /// Adds faults for the next requests.

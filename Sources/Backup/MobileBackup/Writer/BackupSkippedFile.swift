@@ -25,13 +25,6 @@ public struct BackupSkippedFile: Sendable, Hashable, CustomStringConvertible {
     /// Details (the failed check or call).
     public var message: String
 
-    public init(domain: String, relativePath: String, reason: Reason, message: String) {
-        self.domain = domain
-        self.relativePath = relativePath
-        self.reason = reason
-        self.message = message
-    }
-
     /// `domain/path: reason (message)`.
     public var description: String { "\(domain)/\(relativePath): \(reason.rawValue) (\(message))" }
 }

@@ -32,11 +32,3 @@ struct BackupCommand: ParsableCommand {
                       BackupCreateCommand.self, BackupRestoreCommand.self]
     )
 }
-
-/// The runner of `sandbox backup` commands: the shared ``CommandRunner``
-/// (JSON output goes through ``JSONOutput``).
-enum BackupCommandRunner {
-    static func run(_ body: () throws -> Void) throws { try CommandRunner.run(body) }
-
-    static func print(_ text: String) throws { try CommandRunner.print(text) }
-}

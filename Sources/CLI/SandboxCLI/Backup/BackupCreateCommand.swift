@@ -27,7 +27,7 @@ struct BackupCreateCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        try BackupCommandRunner.run {
+        try CommandRunner.run {
             let target = try device.open()
             let bar = ByteProgressBar("Backing up", total: 1, quiet: json)
             let summary = try target.backUp(to: directory.map { URL(fileURLWithPath: $0) } ?? SandboxHome().backups,
@@ -38,7 +38,7 @@ struct BackupCreateCommand: ParsableCommand {
                 return
             }
             let kind = summary.isIncremental ? "incremental" : "full"
-            try BackupCommandRunner.print("""
+            try CommandRunner.print("""
                 Backed up \(target.identity.name) (\(target.identity.udid)) to \(summary.directory.path)
                 \(kind), \(summary.isEncrypted ? "encrypted" : "not encrypted"): \(summary.files) files, \
                 \(summary.directories) directories, \(summary.symbolicLinks) links; \(summary.payloadsCopied) copied \

@@ -22,7 +22,7 @@ struct BackupExtractCommand: ParsableCommand {
     var output: String
 
     func run() throws {
-        try BackupCommandRunner.run {
+        try CommandRunner.run {
             let reader = try options.reader()
             let name = try Self.domain(named: domain, in: reader)
             let total = reader.records(inDomain: name).filter { $0.kind == .file }.reduce(Int64(0)) { $0 + $1.size }

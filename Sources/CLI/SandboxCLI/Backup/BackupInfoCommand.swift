@@ -12,7 +12,7 @@ struct BackupInfoCommand: ParsableCommand {
     @OptionGroup var options: BackupReadOptions
 
     func run() throws {
-        try BackupCommandRunner.run {
+        try CommandRunner.run {
             let directory = try options.directory()
             let info = try BackupInfo.read(directory: directory)
             var domains: [BackupJSON.Domain]?
@@ -44,7 +44,7 @@ struct BackupInfoCommand: ParsableCommand {
             } else {
                 lines.append("Domains:    encrypted; give --password to list them")
             }
-            try BackupCommandRunner.print(lines.joined(separator: "\n") + "\n")
+            try CommandRunner.print(lines.joined(separator: "\n") + "\n")
         }
     }
 }

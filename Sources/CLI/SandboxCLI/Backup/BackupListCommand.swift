@@ -15,7 +15,7 @@ struct BackupListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        try BackupCommandRunner.run {
+        try CommandRunner.run {
             let root = directory.map { URL(fileURLWithPath: $0) } ?? SandboxHome().backups
             var found = BackupLocation.backups(in: root)
             if BackupLocation.isBackup(root) { found.insert(root.standardizedFileURL, at: 0) }
@@ -25,7 +25,7 @@ struct BackupListCommand: ParsableCommand {
                 return
             }
             if summaries.isEmpty {
-                try BackupCommandRunner.print("No backups in \(root.path)\n")
+                try CommandRunner.print("No backups in \(root.path)\n")
                 return
             }
             var text = ""
@@ -35,7 +35,7 @@ struct BackupListCommand: ParsableCommand {
                 text += "\(summary.device.udid)  \(summary.device.name)  \(date)  \(lock)  \(summary.applications.count) apps\n"
                 text += "    \(summary.path)\n"
             }
-            try BackupCommandRunner.print(text)
+            try CommandRunner.print(text)
         }
     }
 }

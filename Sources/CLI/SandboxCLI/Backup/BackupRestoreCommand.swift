@@ -27,7 +27,7 @@ struct BackupRestoreCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        try BackupCommandRunner.run {
+        try CommandRunner.run {
             let backup = try options.directory()
             let target = try Self.target(device, for: backup)
             let reader = try BackupReader(directory: backup, password: options.password)
@@ -38,7 +38,7 @@ struct BackupRestoreCommand: ParsableCommand {
             if options.json {
                 try JSONOutput.print(BackupJSON.Restored(report, device: target.identity.udid))
             } else {
-                try BackupCommandRunner.print(Self.text(report, device: target))
+                try CommandRunner.print(Self.text(report, device: target))
             }
             if !report.isClean { throw ExitCode.failure }
         }

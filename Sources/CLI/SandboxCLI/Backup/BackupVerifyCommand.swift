@@ -12,7 +12,7 @@ struct BackupVerifyCommand: ParsableCommand {
     @OptionGroup var options: BackupReadOptions
 
     func run() throws {
-        try BackupCommandRunner.run {
+        try CommandRunner.run {
             let reader = try options.reader()
             let total = reader.records.filter { $0.kind == .file }.reduce(Int64(0)) { $0 + $1.size }
             let bar = ByteProgressBar("Verifying", total: total, quiet: options.json)
@@ -37,6 +37,6 @@ enum BackupOutput {
         let damaged = verb == "extracted" ? "damaged, not written out" : "damaged"
         text += report.isClean ? "; no damaged payloads\n" : "; \(report.problems.count) \(damaged):\n"
         for problem in report.problems { text += "  \(problem)\n" }
-        try BackupCommandRunner.print(text)
+        try CommandRunner.print(text)
     }
 }

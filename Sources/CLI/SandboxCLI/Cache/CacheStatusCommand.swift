@@ -13,6 +13,18 @@ struct CacheTarget: ParsableArguments {
         let device = try options.open()
         return try CacheManifest(container: try device.app(bundleID).dataContainer())
     }
+
+    /// Runs `status` and `verify`: opens the manifest, checks it with
+    /// `check`, and prints its entries with the report, as JSON with
+    /// `--json`, else as text.
+    func printStatus(checking check: (CacheManifest) throws -> CacheCheckReport) throws {
+        try CommandRunner.run {
+            let manifest = try self.manifest()
+            let report = try check(manifest)
+            let status = CacheStatusJSON(bundleID: bundleID, entries: try manifest.all(), report: report)
+            try options.output(json: status, text: status.text)
+        }
+    }
 }
 
 /// `sandbox cache status <bundle id>`: the launch check, without fetching.
@@ -25,11 +37,7 @@ struct CacheStatusCommand: ParsableCommand {
     @OptionGroup var target: CacheTarget
 
     func run() throws {
-        try CommandRunner.run {
-            let manifest = try target.manifest()
-            let status = CacheStatusJSON(bundleID: target.bundleID, entries: try manifest.all(), report: try manifest.check())
-            try target.options.output(json: status, text: status.text)
-        }
+        try target.printStatus { manifest in try manifest.check() }
     }
 }
 
@@ -43,13 +51,11 @@ struct CacheVerifyCommand: ParsableCommand {
     @OptionGroup var target: CacheTarget
 
     func run() throws {
-        try CommandRunner.run {
-            let manifest = try target.manifest()
+        try target.printStatus { manifest in
             let bar = CountProgressBar.forStandardError(minimumTotal: 50)
             let report = try manifest.verify { done, total in bar?.update(done: done, total: total) }
             bar?.finish()
-            let status = CacheStatusJSON(bundleID: target.bundleID, entries: try manifest.all(), report: report)
-            try target.options.output(json: status, text: status.text)
+            return report
         }
     }
 }

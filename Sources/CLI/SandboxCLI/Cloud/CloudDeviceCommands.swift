@@ -76,13 +76,8 @@ struct CloudBackupCommand: AsyncParsableCommand {
     @OptionGroup var options: DeviceOptions
 
     func run() async throws {
-        try await CommandRunner.run {
-            let device = try options.open()
-            let account = try CloudAccount.load(from: device)
-            let bar = CloudProgressBar(quiet: options.json)
-            let report = try await CloudBackup.backUp(device: device, account: account, now: now, concurrency: parallel, progress: bar.update)
-            bar.finish()
-            try options.output(json: report, text: CloudText.backup(report))
+        try await CloudTransferRunner.run(options, text: CloudText.backup) { device, account, progress in
+            try await CloudBackup.backUp(device: device, account: account, now: now, concurrency: parallel, progress: progress)
         }
     }
 }
@@ -117,14 +112,9 @@ struct CloudRestoreCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandRunner.run {
-            let device = try options.open()
-            let account = try CloudAccount.load(from: device)
-            let bar = CloudProgressBar(quiet: options.json)
-            let report = try await CloudRestore.restore(device: device, account: account, sourceDevice: from, exportTo: export,
-                                                        restoreDevice: !exportOnly, progress: bar.update)
-            bar.finish()
-            try options.output(json: report, text: CloudText.restore(report))
+        try await CloudTransferRunner.run(options, text: CloudText.restore) { device, account, progress in
+            try await CloudRestore.restore(device: device, account: account, sourceDevice: from, exportTo: export,
+                                           restoreDevice: !exportOnly, progress: progress)
         }
     }
 }

@@ -24,11 +24,7 @@ struct KeychainAddCommand: ParsableCommand {
         try CommandRunner.run {
             let bytes = try data.map { Data($0.utf8) } ?? FileInput.read(dataFile ?? "-")
             let added = try store.client().add(item.resolvedClass, item.attributes, data: bytes)
-            if store.json {
-                try JSONOutput.print(KeychainItemPrinter.json([added]))
-            } else {
-                try CommandRunner.print(KeychainItemPrinter.text([added]))
-            }
+            try store.output(json: KeychainItemPrinter.json([added]), text: KeychainItemPrinter.text([added]))
         }
     }
 }

@@ -14,11 +14,8 @@ struct KeychainDeleteCommand: ParsableCommand {
     func run() throws {
         try CommandRunner.run {
             let count = try store.client().delete(KeychainQuery(item.resolvedClass, item.attributes))
-            if store.json {
-                try JSONOutput.print(["deleted": .integer(PropertyListInteger(Int64(count)))] as PropertyListValue)
-            } else {
-                try CommandRunner.print("deleted \(count) item\(count == 1 ? "" : "s")\n")
-            }
+            try store.output(json: ["deleted": .integer(PropertyListInteger(Int64(count)))] as PropertyListValue,
+                             text: "deleted \(count) item\(count == 1 ? "" : "s")\n")
         }
     }
 }

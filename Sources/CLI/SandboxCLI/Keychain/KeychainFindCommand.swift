@@ -30,10 +30,8 @@ struct KeychainFindCommand: ParsableCommand {
             let items = try store.client().query(query)
             if dataOnly {
                 try FileOutput.writeToStandardOutput(items.first?.data ?? Data())
-            } else if store.json {
-                try JSONOutput.print(KeychainItemPrinter.json(items))
             } else {
-                try CommandRunner.print(KeychainItemPrinter.text(items))
+                try store.output(json: KeychainItemPrinter.json(items), text: KeychainItemPrinter.text(items))
             }
         }
     }

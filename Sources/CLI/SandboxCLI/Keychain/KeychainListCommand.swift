@@ -23,11 +23,7 @@ struct KeychainListCommand: ParsableCommand {
                     return []
                 }
             }
-            if store.json {
-                try JSONOutput.print(KeychainItemPrinter.json(items))
-            } else {
-                try CommandRunner.print(KeychainItemPrinter.text(items))
-            }
+            try store.output(json: KeychainItemPrinter.json(items), text: KeychainItemPrinter.text(items))
         }
     }
 }

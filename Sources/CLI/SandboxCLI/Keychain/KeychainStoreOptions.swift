@@ -24,6 +24,11 @@ struct KeychainStoreOptions: ParsableArguments {
     @Flag(help: "Print JSON (stable) instead of text.")
     var json = false
 
+    /// Prints `value` as JSON with `--json`, else `text`.
+    func output(json value: @autoclosure () throws -> some Encodable, text: @autoclosure () throws -> String) throws {
+        try DeviceOutput.emit(json: json, value(), text: text())
+    }
+
     func validate() throws {
         if app == nil && !entitlementGroup.isEmpty {
             throw ValidationError("--entitlement-group needs --app")

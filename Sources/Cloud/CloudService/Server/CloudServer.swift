@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import Hummingbird
 import Logging
 import NIOCore
@@ -39,21 +40,11 @@ public final class CloudServer: Sendable {
         let router = Router(context: CloudRequestContext.self)
         router.add(middleware: ErrorBodyMiddleware())
         CloudRoutes.add(to: router, service: service)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "sandbox-cloud"),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? port)
-                continuation.finish()
-            },
-            logger: service.logger)
-        let task = Task { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next() else {
-            task.cancel()
-            let failure = await task.result
-            throw CloudServiceError(.unavailable, "the server stopped before it listened on \(host):\(port): \(failure)")
+        let server: ListeningServer
+        do throws(ListeningServerError) {
+            server = try await ListeningServer.start(router, host: host, port: port, serverName: "sandbox-cloud", logger: service.logger)
+        } catch {
+            throw CloudServiceError(.unavailable, "the server stopped before it listened on \(host):\(port): \(error.outcome)")
         }
         let collector = Task {
             guard let gcInterval else { return }
@@ -65,7 +56,7 @@ public final class CloudServer: Sendable {
                 }
             }
         }
-        return CloudServer(host: host, port: bound, service: service, task: task, collector: collector)
+        return CloudServer(host: host, port: server.port, service: service, task: server.task, collector: collector)
     }
 
     /// Waits until the server ends (a signal or ``stop()``).

@@ -155,13 +155,6 @@ public struct PrimaryKeyRow: Sendable, Hashable, FetchableRecord, Decodable {
     public var superNumber: Int
     public var maximumKey: Int64
 
-    public init(entityNumber: Int, name: String, superNumber: Int, maximumKey: Int64) {
-        self.entityNumber = entityNumber
-        self.name = name
-        self.superNumber = superNumber
-        self.maximumKey = maximumKey
-    }
-
     public init(row: Row) throws {
         entityNumber = row[0] ?? 0
         name = row[1] ?? ""

@@ -3,11 +3,6 @@ public struct ColumnLayout: Sendable, Hashable {
     public var name: String
     /// `INTEGER`, `FLOAT`, `TIMESTAMP`, `DECIMAL`, `VARCHAR` or `BLOB`.
     public var sqlType: String
-
-    public init(name: String, sqlType: String) {
-        self.name = name
-        self.sqlType = sqlType
-    }
 }
 
 /// A table of the store: an entity hierarchy's table (`ZCAR`) or a

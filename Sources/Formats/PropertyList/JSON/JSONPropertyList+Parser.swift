@@ -5,12 +5,7 @@ import OrderedCollections
 /// ``ValidatedText`` it makes no values (`-lint`).
 struct JSONParser<Output: TextParseOutput>: TextPropertyListParser {
     static var format: PropertyListFormat { .json }
-    static var buildsValues: Bool { Output.buildsValues }
-    let text: UnsafeRawBufferPointer
-    let limits: PropertyListLimits
-    var position = 0
-    var objectCount = 0
-    var scratch: [UInt8] = []
+    var state: TextParserState
 
     @inline(__always) mutating func skipWhitespace() {
         while position < end {
@@ -137,7 +132,7 @@ struct JSONParser<Output: TextParseOutput>: TextPropertyListParser {
     /// reads it (it was read once, so this succeeds).
     func keyText(_ key: String, at start: Int) -> String {
         guard !Self.buildsValues else { return key }
-        var decoder = JSONParser<DecodedText>(text: text, limits: limits, position: start, objectCount: 0, scratch: [])
+        var decoder = JSONParser<DecodedText>(state: TextParserState(text: text, limits: limits, position: start))
         return (try? decoder.parseString()) ?? key
     }
 }

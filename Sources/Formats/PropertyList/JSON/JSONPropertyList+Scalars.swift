@@ -50,8 +50,8 @@ extension JSONParser {
             position += 1
             return try makeString(UnsafeRawBufferPointer(rebasing: text[start..<position - 1]), at: start)
         }
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<position]))
+        state.scratch.removeAll(keepingCapacity: true)
+        state.scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<position]))
         while true {
             guard position < end else {
                 throw failure(.syntax, at: open, "unterminated string: expected a closing '\"'")
@@ -70,24 +70,24 @@ extension JSONParser {
                 while position < end, text[position] != UInt8(ascii: "\""), text[position] != UInt8(ascii: "\\"), text[position] >= 0x20 {
                     position += 1
                 }
-                scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[run..<position]))
+                state.scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[run..<position]))
             }
         }
-        return try scratch.withUnsafeBytes { try makeString($0, at: start) }
+        return try state.scratch.withUnsafeBytes { try makeString($0, at: start) }
     }
 
-    /// Decodes the escape at the backslash under the reader into `scratch`.
+    /// Decodes the escape at the backslash under the reader into `state.scratch`.
     mutating func appendEscape() throws {
         let backslash = position
         let letter = byte(at: position + 1)
         position += 2
         switch letter {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(letter)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): state.scratch.append(letter)
+        case UInt8(ascii: "b"): state.scratch.append(0x08)
+        case UInt8(ascii: "f"): state.scratch.append(0x0C)
+        case UInt8(ascii: "n"): state.scratch.append(0x0A)
+        case UInt8(ascii: "r"): state.scratch.append(0x0D)
+        case UInt8(ascii: "t"): state.scratch.append(0x09)
         case UInt8(ascii: "u"):
             try appendUTF16Escape(backslash: backslash, letter: letter, digits: 4...4)
         default:

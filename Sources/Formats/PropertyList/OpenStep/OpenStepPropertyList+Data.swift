@@ -14,7 +14,7 @@ extension OpenStepParser {
     }
 
     mutating func parseHexData(open: Int) throws -> PropertyListValue {
-        scratch.removeAll(keepingCapacity: true)
+        state.scratch.removeAll(keepingCapacity: true)
         while true {
             guard position < end else {
                 throw failure(.syntax, at: position, "unexpected end of the input: expected '>' to close the data opened at \(lineAndColumn(of: open))")
@@ -22,14 +22,14 @@ extension OpenStepParser {
             let first = text[position]
             if first == UInt8(ascii: ">") {
                 position += 1
-                return .data(Self.buildsValues ? Data(scratch) : Data())
+                return .data(Self.buildsValues ? Data(state.scratch) : Data())
             }
             if let high = Self.hexValue(first) {
                 guard let low = Self.hexValue(byte(at: position + 1)) else {
                     throw failure(.syntax, at: position + 1,
                                   "expected a second hex digit to complete the byte, found \(describe(at: position + 1)) (data needs an even number of hex digits)")
                 }
-                scratch.append(high << 4 | low)
+                state.scratch.append(high << 4 | low)
                 position += 2
             } else if TextDecoding.isWhitespace(first) || first == 0x0B || first == 0x0C {
                 position += 1

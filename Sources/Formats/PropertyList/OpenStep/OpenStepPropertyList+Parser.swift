@@ -6,12 +6,7 @@ import OrderedCollections
 /// ``ValidatedText`` it makes no values (`-lint`).
 struct OpenStepParser<Output: TextParseOutput>: TextPropertyListParser {
     static var format: PropertyListFormat { .openStep }
-    static var buildsValues: Bool { Output.buildsValues }
-    let text: UnsafeRawBufferPointer
-    let limits: PropertyListLimits
-    var position = 0
-    var objectCount = 0
-    var scratch: [UInt8] = []
+    var state: TextParserState
 
     // MARK: Trivia
 
@@ -69,7 +64,7 @@ struct OpenStepParser<Output: TextParseOutput>: TextPropertyListParser {
         if case .string = value, next == UInt8(ascii: "=") || next == UInt8(ascii: ";") {
             // `key = value; …` without braces: a .strings file. Start over as dictionary entries.
             position = start
-            objectCount = 0
+            state.objectCount = 0
             return try parseDictionaryEntries(depth: 0, openedAt: nil)
         }
         throw failure(.syntax, at: position, "expected the end of the input after the top-level value, found \(describe(at: position))")
@@ -202,7 +197,7 @@ struct OpenStepParser<Output: TextParseOutput>: TextPropertyListParser {
     /// reads it (it was read once, so this succeeds).
     func keyText(_ key: String, at start: Int) -> String {
         guard !Self.buildsValues else { return key }
-        var decoder = OpenStepParser<DecodedText>(text: text, limits: limits, position: start, objectCount: 0, scratch: [])
+        var decoder = OpenStepParser<DecodedText>(state: TextParserState(text: text, limits: limits, position: start))
         let lead = text[start]
         let quoted = lead == UInt8(ascii: "\"") || lead == UInt8(ascii: "'")
         return (try? quoted ? decoder.parseQuotedString() : decoder.parseUnquotedString()) ?? key

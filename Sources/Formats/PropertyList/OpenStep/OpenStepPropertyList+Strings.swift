@@ -37,8 +37,8 @@ extension OpenStepParser {
             position += 1
             return try makeString(UnsafeRawBufferPointer(rebasing: text[start..<position - 1]), at: start)
         }
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<position]))
+        state.scratch.removeAll(keepingCapacity: true)
+        state.scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<position]))
         while true {
             guard position < end else { throw unterminatedString(open) }
             let byte = text[position]
@@ -52,9 +52,9 @@ extension OpenStepParser {
             }
             let run = position
             while position < end, text[position] != quote, text[position] != UInt8(ascii: "\\") { position += 1 }
-            scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[run..<position]))
+            state.scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[run..<position]))
         }
-        return try scratch.withUnsafeBytes { try makeString($0, at: start) }
+        return try state.scratch.withUnsafeBytes { try makeString($0, at: start) }
     }
 
     func unterminatedString(_ open: Int) -> PropertyListError {
@@ -62,7 +62,7 @@ extension OpenStepParser {
         return failure(.syntax, at: open, "unterminated string: expected a closing \(quote)")
     }
 
-    /// Decodes the escape at the backslash under the reader into `scratch`.
+    /// Decodes the escape at the backslash under the reader into `state.scratch`.
     mutating func appendEscape(open: Int) throws {
         let backslash = position
         position += 1
@@ -70,13 +70,13 @@ extension OpenStepParser {
         let letter = text[position]
         position += 1
         switch letter {
-        case UInt8(ascii: "a"): scratch.append(0x07)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "v"): scratch.append(0x0B)
+        case UInt8(ascii: "a"): state.scratch.append(0x07)
+        case UInt8(ascii: "b"): state.scratch.append(0x08)
+        case UInt8(ascii: "f"): state.scratch.append(0x0C)
+        case UInt8(ascii: "n"): state.scratch.append(0x0A)
+        case UInt8(ascii: "r"): state.scratch.append(0x0D)
+        case UInt8(ascii: "t"): state.scratch.append(0x09)
+        case UInt8(ascii: "v"): state.scratch.append(0x0B)
         case UInt8(ascii: "0")...UInt8(ascii: "7"):
             // At most three digits, so "\0005" is NUL then '5'; CF keeps the low 8 bits.
             var value = letter &- 0x30
@@ -90,12 +90,12 @@ extension OpenStepParser {
                 throw failure(.invalidEncoding, at: backslash,
                               "octal escape \\\(String(value, radix: 8)) is not a NeXTSTEP character")
             }
-            TextDecoding.appendUTF8(scalar, to: &scratch)
+            TextDecoding.appendUTF8(scalar, to: &state.scratch)
         case UInt8(ascii: "U"):
             try appendUTF16Escape(backslash: backslash, letter: letter, digits: 1...4)
         default:
             if letter < 0x80 {
-                scratch.append(letter) // `\"`, `\\`, a newline, or any other character stands for itself
+                state.scratch.append(letter) // `\"`, `\\`, a newline, or any other character stands for itself
             } else {
                 position -= 1 // a non-ASCII character stands for itself: copy all its bytes
             }

@@ -11,34 +11,44 @@ import Foundation
 /// makes none, so the two accept the same inputs and fail with the same
 /// errors at the same places.
 protocol TextPropertyListParser {
+    /// What the parser makes of what it reads: values, or nothing (`-lint`).
+    associatedtype Output: TextParseOutput
     /// The format named in errors.
     static var format: PropertyListFormat { get }
-    /// Whether strings, data and containers are made (decoding), or only
-    /// checked (validating: strings come back empty, containers empty).
-    static var buildsValues: Bool { get }
-    /// The whole input as UTF-8.
-    var text: UnsafeRawBufferPointer { get }
-    var limits: PropertyListLimits { get }
-    /// The offset of the next byte to read.
-    var position: Int { get set }
-    /// Values (keys included) read so far, for ``PropertyListLimits/maximumObjectCount``.
-    var objectCount: Int { get set }
-    /// Reused for strings with escapes and for data, to avoid an allocation per value.
-    var scratch: [UInt8] { get set }
+    /// The input and where the parser stands in it.
+    var state: TextParserState { get set }
 
     /// The memberwise initializer.
-    init(text: UnsafeRawBufferPointer, limits: PropertyListLimits, position: Int, objectCount: Int, scratch: [UInt8])
+    init(state: TextParserState)
     /// Reads the whole input.
     mutating func parseDocument() throws -> PropertyListValue
 }
 
+/// What a text parser holds while it reads, the same for every text
+/// format: the input, its limits and the parser's place in it.
+struct TextParserState {
+    /// The whole input as UTF-8.
+    let text: UnsafeRawBufferPointer
+    let limits: PropertyListLimits
+    /// The offset of the next byte to read.
+    var position = 0
+    /// Values (keys included) read so far, for ``PropertyListLimits/maximumObjectCount``.
+    var objectCount = 0
+    /// Reused for strings with escapes and for data, to avoid an allocation per value.
+    var scratch: [UInt8] = []
+}
+
 extension TextPropertyListParser {
+    /// Whether strings, data and containers are made (decoding), or only
+    /// checked (validating: strings come back empty, containers empty).
+    static var buildsValues: Bool { Output.buildsValues }
+
     /// Checks the input size, brings the input to UTF-8 and parses it.
     static func parse(_ data: Data, limits: PropertyListLimits) throws -> PropertyListValue {
         try limits.checkInputSize(data.count, format: format)
         return try data.withUnsafeBytes { raw in
             try TextDecoding.withUTF8(raw, format: format) { utf8 in
-                var parser = Self(text: utf8, limits: limits, position: 0, objectCount: 0, scratch: [])
+                var parser = Self(state: TextParserState(text: utf8, limits: limits))
                 return try parser.parseDocument()
             }
         }
@@ -48,6 +58,14 @@ extension TextPropertyListParser {
     /// it makes (nothing, when ``buildsValues`` is false).
     static func validate(_ data: Data, limits: PropertyListLimits) throws {
         _ = try parse(data, limits: limits)
+    }
+
+    // The state's fields by their own names, which the parsers read on every byte.
+    @inline(__always) var text: UnsafeRawBufferPointer { state.text }
+    @inline(__always) var limits: PropertyListLimits { state.limits }
+    @inline(__always) var position: Int {
+        get { state.position }
+        set { state.position = newValue }
     }
 
     var end: Int { text.count }
@@ -72,8 +90,8 @@ extension TextPropertyListParser {
     }
 
     @inline(__always) mutating func countObject(at offset: Int) throws {
-        objectCount += 1
-        guard objectCount <= limits.maximumObjectCount else {
+        state.objectCount += 1
+        guard state.objectCount <= limits.maximumObjectCount else {
             throw failure(.objectLimitExceeded, at: offset, "more than \(limits.maximumObjectCount) values")
         }
     }
@@ -104,7 +122,7 @@ extension TextPropertyListParser {
     }
 
     /// Reads the hex digits of a UTF-16 escape (`\u` in JSON, `\U` in
-    /// OpenStep; the reader just after the letter) into `scratch`. A high
+    /// OpenStep; the reader just after the letter) into `state.scratch`. A high
     /// surrogate must be followed at once by a second escape with a low one.
     mutating func appendUTF16Escape(backslash: Int, letter: UInt8, digits: ClosedRange<Int>) throws {
         let unit = try hexUnit(backslash: backslash, letter: letter, digits: digits)
@@ -124,7 +142,7 @@ extension TextPropertyListParser {
         } else if unit & 0xFC00 == 0xDC00 {
             throw failure(.invalidEncoding, at: backslash, "\\\(Character(Unicode.Scalar(letter))) escape makes an unpaired UTF-16 low surrogate")
         }
-        TextDecoding.appendUTF8(scalar, to: &scratch)
+        TextDecoding.appendUTF8(scalar, to: &state.scratch)
     }
 
     /// `digits` hex digits (as many as are there, up to the most) as a UTF-16 code unit.
