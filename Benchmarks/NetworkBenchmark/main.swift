@@ -12,7 +12,10 @@ import NetworkConditions
 //   2. the launch check of a 10,000-entry manifest;
 //   3. radio-on time of 100 small requests, coalesced against immediate.
 // Usage: network-benchmark CONTENT_SERVER_BINARY WORK_DIR [files=1000] [parallel=8] [rounds=3] [--check-only]
-// (--check-only: the launch check alone, part 2; --refetch-only: part 1 alone.)
+// (--check-only: the launch check alone, part 2; --refetch-only: part 1 alone;
+// --faults=FILE: the JSON array of faults in FILE is given to the server
+// before the first fetch, which then reports each failed file's attempts and
+// how many requests the server saw per file: the fault smoke run.)
 
 func now() -> Double { Date().timeIntervalSince1970 }
 /// CPU time of the calling thread: on a machine shared with other work, the
@@ -53,7 +56,8 @@ func timedRun(_ program: String, _ arguments: [String]) throws -> (wall: Double,
 
 let checkOnly = CommandLine.arguments.contains("--check-only")
 let refetchOnly = CommandLine.arguments.contains("--refetch-only")
-let arguments = CommandLine.arguments.filter { $0 != "--check-only" && $0 != "--refetch-only" }
+let faultsFile = CommandLine.arguments.first { $0.hasPrefix("--faults=") }.map { String($0.dropFirst("--faults=".count)) }
+let arguments = CommandLine.arguments.filter { $0 != "--check-only" && $0 != "--refetch-only" && !$0.hasPrefix("--faults=") }
 guard arguments.count >= 3 else {
     print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel] [rounds] [--check-only | --refetch-only]")
     exit(2)
@@ -110,8 +114,27 @@ if !checkOnly {
     let problems = (0..<fileCount).map {
         CacheProblem(path: "Library/Caches/f\($0).bin", url: base + "f\($0).bin", reason: .missing, expectedSize: 0)
     }
+    if let faultsFile {
+        guard let faults = try FileSystemPaths.readFile(atPath: faultsFile) else { print("no file at \(faultsFile)"); exit(2) }
+        let answer = try await downloader.send("POST", to: URL(string: base + "_control/faults")!, body: faults)
+        guard answer.status < 300 else { print("the server refused the faults: \(answer.status)"); exit(1) }
+    }
     let first = await cache.refetch(problems, concurrency: parallel)
     print(String(format: "first fetch (no manifest yet): %.3f s, %d fetched, %d failed", now() - firstFetch, first.fetched.count, first.failures.count))
+    if faultsFile != nil {
+        let stats = try await downloader.send("GET", to: URL(string: base + "_control/stats")!)
+        let object = try JSONSerialization.jsonObject(with: stats.body) as? [String: Any]
+        let requests = object?["requests"] as? [String: Int] ?? [:]
+        var histogram: [Int: Int] = [:]
+        for (_, count) in requests { histogram[count, default: 0] += 1 }
+        print("faults injected: \(object?["faultsInjected"] ?? "?"); files by requests: "
+              + histogram.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+        for failure in first.failures {
+            let name = "/" + (failure.path.split(separator: "/").last.map(String.init) ?? "")
+            print("failed: \(failure.path), \(failure.error.attempts) attempts, \(requests["GET \(name)"] ?? 0) requests: \(failure.error)")
+        }
+        guard first.isComplete else { exit(3) }
+    }
 
     var ours: [Double] = [], curls: [Double] = [], oursCPUs: [Double] = [], curlCPUs: [Double] = []
     let curlDirectory = work.appendingPathComponent("curl")

@@ -46,6 +46,7 @@ public final class ContentServer: Sendable {
         logger.logLevel = logLevel
         let router = Router()
         router.add(middleware: FaultMiddleware(book: book))
+        router.add(middleware: UnsatisfiableRangeMiddleware())
         router.add(middleware: FileMiddleware(root, logger: logger))
         addControlRoutes(to: router, book: book)
 

@@ -104,4 +104,11 @@ struct ContentRange: Equatable {
         self.end = end
         total = parts.count == 2 ? Int64(parts[1]) : nil
     }
+
+    /// The resource's whole length that a `Content-Range` states after its
+    /// slash, whatever comes before it: `bytes */N` (a 416) or a range.
+    static func completeLength(_ text: String) -> Int64? {
+        guard text.hasPrefix("bytes "), let slash = text.lastIndex(of: "/") else { return nil }
+        return Int64(text[text.index(after: slash)...])
+    }
 }

@@ -8,7 +8,9 @@ import NIOHTTP1
 /// The response side of one download attempt, run by AsyncHTTPClient on
 /// the connection's event loop: from the head it decides whether the body
 /// may be written (a 200 starts the part again from byte 0; a 206 must
-/// continue the same version from the part's end, or nothing is written),
+/// continue the same version from the part's end, or nothing is written;
+/// a 206 or 416 saying the resource is exactly the part's length, same
+/// version, completes the part with no body),
 /// then writes each body chunk to the part and adds it to the hash as it
 /// arrives.
 ///
@@ -54,6 +56,9 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private(set) var resumedFrom: Int64 = 0
     private(set) var total: Int64?
     private(set) var failure: Downloader.AttemptFailure?
+    /// The response only confirmed that the part is whole; its body (a
+    /// 416's message) is not part of the file.
+    private var ignoresBody = false
 
     init(partial: PartialDownload, resumable: Resumable?, progress: (@Sendable (DownloadProgress) -> Void)?) {
         self.partial = partial
@@ -73,11 +78,30 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         let link = url.absoluteString
         etag = head.headers.first(name: "ETag")
         lastModified = head.headers.first(name: "Last-Modified")
+        let contentRange = head.headers.first(name: "Content-Range") ?? ""
+        if head.status.code == 206 || head.status.code == 416, let resumable, ContentRange.completeLength(contentRange) == resumable.bytes,
+           isSameVersion(as: resumable) {
+            // The part already holds the whole of this version: an earlier
+            // attempt received every byte but not the end of the response
+            // (a `Content-Length` that overstated it, a reset after the last
+            // byte). The server says the resource is exactly the part's size
+            // (`bytes */N` with a 416, or an empty range ending at N with a
+            // 206) and the validator is the same: the part is complete, to be
+            // verified like any other. Starting again from byte 0 would cost
+            // another attempt and the whole transfer.
+            offset = resumable.bytes
+            resumedFrom = offset
+            total = offset
+            handle = resumable.handle
+            hasher = resumable.hasher
+            self.resumable = nil
+            ignoresBody = true
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
         switch head.status.code {
         case 206:
-            guard let resumable, let range = ContentRange(head.headers.first(name: "Content-Range") ?? ""),
-                  range.start == resumable.bytes,
-                  etag == resumable.source.etag || (resumable.source.etag == nil && lastModified == resumable.source.lastModified)
+            guard let resumable, let range = ContentRange(contentRange),
+                  range.start == resumable.bytes, isSameVersion(as: resumable)
             else {
                 // Not the range asked for, or another version: never
                 // splice; the next attempt starts from byte 0.
@@ -111,6 +135,7 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        if ignoresBody { return task.eventLoop.makeSucceededVoidFuture() }
         guard let handle, failure == nil else { return task.eventLoop.makeFailedFuture(Stopped()) }
         do {
             try buffer.withUnsafeReadableBytes { bytes in
@@ -126,6 +151,12 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
+
+    /// Whether the response's validator is the part's: its ETag, or its
+    /// date when the part has no ETag.
+    private func isSameVersion(as resumable: Resumable) -> Bool {
+        etag == resumable.source.etag || (resumable.source.etag == nil && lastModified == resumable.source.lastModified)
+    }
 
     /// Records why the body is not written and cancels the request.
     private func stop(_ task: HTTPClient.Task<Void>, _ error: NetworkError, retryAfter: Double? = nil) -> EventLoopFuture<Void> {
