@@ -8,23 +8,32 @@ import Testing
 /// exactly the bytes of decoding then writing, and for every input either
 /// refuses, the same error (type, code, message, place or key path).
 @Suite struct BinaryPropertyListXMLStreamTests {
-    /// What decoding then writing gives, and what the stream gives: the
-    /// output, or the error's full text.
-    static func outcomes(_ data: Data, limits: PropertyListLimits = .default,
-                         options: PropertyListWriteOptions = .init()) -> (decoded: String, streamed: String) {
+    /// What decoding then writing gives, what the stream gives, and what it
+    /// hands to a writer in pieces: the output, or the error's full text.
+    static func outcomes(_ data: Data, limits: PropertyListLimits = .default, options: PropertyListWriteOptions = .init())
+        -> (decoded: String, streamed: String, pieces: String) {
         func outcome(_ body: () throws -> Data) -> String {
             do { return "output \(try body().base64EncodedString())" } catch { return "\(type(of: error)): \(error)" }
         }
         return (outcome { try PropertyListValue.decode(data, as: .binary, limits: limits).encoded(as: .xml, options: options) },
-                outcome { try PropertyListValue.convert(data, from: .binary, to: .xml, limits: limits, options: options) })
+                outcome { try PropertyListValue.convert(data, from: .binary, to: .xml, limits: limits, options: options) },
+                outcome {
+                    var written = Data()
+                    try PropertyListValue.convert(data, from: .binary, to: .xml, limits: limits, options: options) {
+                        written.append(contentsOf: $0)
+                    }
+                    return written
+                })
     }
 
     /// Checks agreement; returns whether decoding then writing succeeded.
     @discardableResult
     static func expectSame(_ data: Data, limits: PropertyListLimits = .default, options: PropertyListWriteOptions = .init(),
                            _ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        let (decoded, streamed) = outcomes(data, limits: limits, options: options)
+        let (decoded, streamed, pieces) = outcomes(data, limits: limits, options: options)
         #expect(decoded == streamed, "\(name): decoded \(decoded.prefix(300)), streamed \(streamed.prefix(300))",
+                sourceLocation: sourceLocation)
+        #expect(decoded == pieces, "\(name): decoded \(decoded.prefix(300)), in pieces \(pieces.prefix(300))",
                 sourceLocation: sourceLocation)
         return decoded.hasPrefix("output ")
     }
@@ -182,5 +191,63 @@ import Testing
                 Self.expectSame(damaged, "large document, damage \(round)")
             }
         }
+    }
+
+    /// A large document handed over in many small pieces: the same bytes
+    /// in order, and a control character in a late piece fails with the
+    /// one-thread writer's error (key path included) after earlier pieces
+    /// were written.
+    @Test func largeDocumentsWrittenInManyPiecesAgree() throws {
+        let count = 70_000
+        func document(badAt bad: Int?) throws -> Data {
+            try PropertyListValue.dictionary(.init(uniqueKeysWithValues: (0..<count).map {
+                ("k\($0)", PropertyListValue.array([.string($0 == bad ? "bad \u{1}" : "v<\($0)>"), .real(Double($0) / 7)]))
+            })).encoded(as: .binary)
+        }
+        let good = try document(badAt: nil)
+        let expected = try PropertyListValue.convert(good, from: .binary, to: .xml)
+        for pieceBytes in [1, 4096, 1 << 16] {
+            var written = Data()
+            var calls = 0
+            let handled = try good.withUnsafeBytes { bytes in
+                try BinaryPropertyListReader().streamXML(bytes: bytes, options: .init(), pieceBytes: pieceBytes) {
+                    written.append(contentsOf: $0)
+                    calls += 1
+                }
+            }
+            #expect(handled)
+            #expect(written == expected, "pieces of \(pieceBytes) bytes")
+            #expect(calls > 1, "pieces of \(pieceBytes) bytes")
+        }
+        for bad in [0, count / 3, count - 1] {
+            let data = try document(badAt: bad)
+            Self.expectSame(data, "control character in entry \(bad)")
+            var calls = 0
+            let error = #expect(throws: PropertyListError.self) {
+                _ = try data.withUnsafeBytes { bytes in
+                    try BinaryPropertyListReader().streamXML(bytes: bytes, options: .init(), pieceBytes: 4096) { _ in calls += 1 }
+                }
+            }
+            #expect(error?.code == .unsupportedValue)
+            #expect(error?.location == .keyPath("k\(bad).0"))
+            if bad == count - 1 { #expect(calls > 0) }
+        }
+    }
+
+    /// An error the writer throws stops the conversion and comes back as it was thrown.
+    @Test func aWritersErrorIsRethrown() throws {
+        struct Full: Error, Equatable {}
+        let data = try PropertyListValue.array((0..<70_000).map { .string("s\($0)") }).encoded(as: .binary)
+        var calls = 0
+        #expect(throws: Full()) {
+            try PropertyListValue.convert(data, from: .binary, to: .xml) { _ in
+                calls += 1
+                if calls == 2 { throw Full() }
+            }
+        }
+        #expect(calls == 2)
+        let small = try PropertyListValue.array([.string("x")]).encoded(as: .binary)
+        #expect(throws: Full()) { try PropertyListValue.convert(small, from: .binary, to: .xml) { _ in throw Full() } }
+        #expect(throws: Full()) { try PropertyListValue.convert(small, from: .binary, to: .json) { _ in throw Full() } }
     }
 }

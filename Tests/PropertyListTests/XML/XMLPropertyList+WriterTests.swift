@@ -60,6 +60,30 @@ import Testing
         #expect(try body("a<b>&c\r\n\"'") == "<string>a&lt;b&gt;&amp;c&#13;\n\"'</string>\n")
     }
 
+    /// Escaping skips eight plain bytes at a time: every character that
+    /// needs care, at every place in and across those eight-byte words, is
+    /// still escaped or refused as one byte at a time would.
+    @Test func escapesAtEveryPlaceInALongString() throws {
+        let escaped: [(Character, String)] = [("<", "&lt;"), (">", "&gt;"), ("&", "&amp;"), ("\r", "&#13;"),
+                                              ("\t", "\t"), ("\n", "\n"), ("\u{FFFD}", "\u{FFFD}"), ("é", "é"), ("?", "?")]
+        for length in [7, 8, 9, 16, 23, 24, 25] {
+            for place in 0..<length {
+                for (character, text) in escaped {
+                    var plain = Array(repeating: Character("a"), count: length)
+                    plain[place] = character
+                    let expected = String(plain).replacingOccurrences(of: String(character), with: text)
+                    #expect(try body(.string(String(plain))) == "<string>\(expected)</string>\n", "\(length), \(place)")
+                }
+                for refused: Character in ["\u{1}", "\u{1F}", "\u{FFFE}", "\u{FFFF}"] {
+                    var plain = Array(repeating: Character("b"), count: length)
+                    plain[place] = refused
+                    let error = #expect(throws: PropertyListError.self) { try write(.string(String(plain))) }
+                    #expect(error?.code == .unsupportedValue, "\(length), \(place)")
+                }
+            }
+        }
+    }
+
     @Test func refusesCharactersXMLCannotHold() throws {
         let error = #expect(throws: PropertyListError.self) { try write(["key": ["ok", "bell\u{7}"]]) }
         #expect(error?.code == .unsupportedValue)

@@ -130,6 +130,59 @@ import Testing
         #expect(try sorted(PropertyListValue.decode(result.standardOutput, as: .openStep)) == sorted(strings))
     }
 
+    /// A binary document of 70,000 entries; with `badAt`, that entry's
+    /// string holds a control character, which the XML writer refuses.
+    private func largeBinary(badAt bad: Int? = nil) throws -> Data {
+        try PropertyListValue.dictionary(.init(uniqueKeysWithValues: (0..<70_000).map {
+            ("k\($0)", PropertyListValue.array([.string($0 == bad ? "bad \u{1}" : "v\($0)"), .integer(PropertyListInteger(Int64($0)))]))
+        })).encoded(as: .binary)
+    }
+
+    /// A large binary file converted into an XML file is written while it
+    /// is converted: the bytes of converting in memory. One that fails late
+    /// leaves the output file as it was, with no temporary file behind, and
+    /// prints the failure line of converting to standard output.
+    @Test(.enabled(if: FormatAvailability.xml, "needs the XML writer"))
+    func convertsLargeBinaryFilesIntoXMLFilesAsTheyGo() throws {
+        let directory = try TemporaryDirectory()
+        let good = try largeBinary()
+        try directory.write(good, to: "good.plist")
+        let result = try SandboxProcess.run(["-convert", "xml1", "-o", "out.xml", "good.plist"], in: directory.url)
+        #expect(result.status == 0)
+        #expect(try directory.read("out.xml") == PropertyListValue.convert(good, from: .binary, to: .xml))
+        try directory.write(largeBinary(badAt: 69_999), to: "bad.plist")
+        let before = try directory.read("out.xml")
+        let failed = try SandboxProcess.run(["-convert", "xml1", "-o", "out.xml", "bad.plist"], in: directory.url)
+        let toStandardOutput = try SandboxProcess.run(["-convert", "xml1", "-o", "-", "bad.plist"], in: directory.url)
+        #expect(failed.status == 1)
+        #expect(!failed.errorLines.isEmpty)
+        #expect(failed.errorLines == toStandardOutput.errorLines)
+        #expect(toStandardOutput.standardOutput.isEmpty)
+        #expect(try directory.read("out.xml") == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["bad.plist", "good.plist", "out.xml"])
+    }
+
+    /// A file that cannot be converted reports that, even where the output
+    /// cannot be written either: converting comes first, as when the whole
+    /// output was made before writing.
+    @Test(.enabled(if: FormatAvailability.xml, "needs the XML writer"))
+    func aConversionFailureComesBeforeAWriteFailure() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(Data("bplist00 and no more".utf8), to: "broken.plist")
+        try directory.write(largeBinary(badAt: 35_000), to: "bad.plist")
+        for name in ["broken.plist", "bad.plist"] {
+            let intoMissingFolder = try SandboxProcess.run(["-convert", "xml1", "-o", "missing/out.xml", name], in: directory.url)
+            let toStandardOutput = try SandboxProcess.run(["-convert", "xml1", "-o", "-", name], in: directory.url)
+            #expect(intoMissingFolder.status == 1, "\(name)")
+            #expect(!intoMissingFolder.errorLines.isEmpty, "\(name)")
+            #expect(intoMissingFolder.errorLines == toStandardOutput.errorLines, "\(name)")
+        }
+        try directory.write(largeBinary(), to: "good.plist")
+        let writeFailure = try SandboxProcess.run(["-convert", "xml1", "-o", "missing/out.xml", "good.plist"], in: directory.url)
+        #expect(writeFailure.status == 1)
+        #expect(writeFailure.errorLines.first?.contains("missing/out.xml") == true, "\(writeFailure.errorLines)")
+    }
+
     @Test func createsEmptyDictionaries() throws {
         let directory = try TemporaryDirectory()
         let result = try SandboxProcess.run(["-create", "binary1", "new.plist", "-"], in: directory.url)

@@ -32,8 +32,7 @@ struct PlistRunner {
             ProcessLifetime.keep(document)
             try writeText(PlistPrettyPrinter.render(document.value), to: .standardOutput)
         case .convert(let name):
-            try write(Self.convert(FileInput.read(path), to: name.format, options: writeOptions(for: name.format)),
-                      to: destination(for: path, inPlace: true))
+            try convert(FileInput.read(path), to: name.format, destination: destination(for: path, inPlace: true))
         case .create(let name):
             let destination: Destination = path == "-" ? .standardOutput : .file(path)
             try write(.dictionary([:]), as: name.format, to: destination)
@@ -124,6 +123,17 @@ struct PlistRunner {
         return try document.value.encoded(as: format, options: options)
     }
 
+    /// ``convert(_:to:options:)`` handing the output to `write` in
+    /// pieces: a binary file converted to XML is written while it is still
+    /// being converted (see `PropertyListValue.convert(_:from:to:limits:options:into:)`).
+    static func convert(_ data: Data, to format: PropertyListFormat, options: PropertyListWriteOptions,
+                        into write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if format == .xml, PropertyListFormat.detect(data) == .binary {
+            return try PropertyListValue.convert(data, from: .binary, to: .xml, options: options, into: write)
+        }
+        try convert(data, to: format, options: options).withUnsafeBytes { try write($0) }
+    }
+
     private static func value(at keyPath: PlistKeyPath, in path: String, expecting expect: PlistTypeName?) throws -> PropertyListValue {
         let value = try read(path).value.value(at: keyPath)
         if let expect, PlistTypeName(of: value) != expect {
@@ -167,6 +177,25 @@ struct PlistRunner {
             return path[..<dot] + "." + newExtension
         }
         return path + "." + newExtension
+    }
+
+    /// Writes `data` converted to `format` to `destination`. A file is
+    /// written as the conversion goes, into the atomic replace's temporary
+    /// file; standard output gets nothing unless the whole conversion
+    /// succeeds. Converting comes before writing, as when the whole output
+    /// is made first: a file that cannot be converted reports that, not a
+    /// write failure met on the way.
+    private func convert(_ data: Data, to format: PropertyListFormat, destination: Destination) throws {
+        let options = writeOptions(for: format)
+        guard case .file(let path) = destination else {
+            return try write(Self.convert(data, to: format, options: options), to: destination)
+        }
+        do {
+            try FileOutput.replaceAtomically(path) { write in try Self.convert(data, to: format, options: options, into: write) }
+        } catch let failure as FileIOError {
+            _ = try Self.convert(data, to: format, options: options)
+            throw failure
+        }
     }
 
     private func write(_ value: PropertyListValue, as format: PropertyListFormat, to destination: Destination) throws {

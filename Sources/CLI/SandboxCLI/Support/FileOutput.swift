@@ -42,6 +42,43 @@ enum FileOutput {
         }
     }
 
+    /// Replaces the file at `path` atomically, as ``writeAtomically(_:to:)``
+    /// does, with the bytes `produce` hands to the writer it is given, in
+    /// order, as it makes them: the file is written while the rest is still
+    /// being made, and nothing is visible at `path` until all of it is
+    /// written and flushed. When `produce` throws, the file is left as it
+    /// was and its error is rethrown; the writer may be called from any
+    /// thread, one call at a time.
+    static func replaceAtomically(_ path: String,
+                                  producing produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        var producerFailure: (any Error)?
+        do {
+            try FileSystemPaths.replaceAtomically(atPath: resolvingSymbolicLinks(path),
+                                                  options: AtomicWriteOptions(durability: .full)) { file throws(FileSystemError) in
+                do {
+                    var position: UInt64 = 0
+                    try produce { bytes in
+                        try file.writeFully(bytes)
+                        // The disk starts on each piece while the next is
+                        // made; the flush at the end still waits for all.
+                        file.startWriteback(offset: position, count: bytes.count)
+                        position += UInt64(bytes.count)
+                    }
+                } catch let error as FileSystemError {
+                    throw error
+                } catch {
+                    // Not the file's failure: abandon the replace, and
+                    // report the producer's own error below.
+                    producerFailure = error
+                    throw FileSystemError(.canceled, "write", path: "")
+                }
+            }
+        } catch {
+            if let producerFailure { throw producerFailure }
+            throw FileIOError("write", path: path, error)
+        }
+    }
+
     /// `path` with its final symbolic links followed (a relative target is
     /// relative to the link's directory); `path` itself when it is no link,
     /// or when the links go round in a loop.

@@ -18,13 +18,47 @@ extension BinaryPropertyListReader {
     /// one entry per key), sorted keys, or a writer depth limit below the
     /// reader's (whose errors come in the writer's order).
     func streamXML(bytes: UnsafeRawBufferPointer, options: PropertyListWriteOptions) throws -> Data? {
+        guard let plan = try planXMLStream(bytes: bytes, options: options) else { return nil }
+        if plan.objects >= XMLPropertyListWriter.parallelObjectThreshold,
+           let data = try plan.stream.writeInHalves(root: plan.root, maximumDepth: options.maximumDepth, capacity: plan.capacity) {
+            return data
+        }
+        var document = try plan.wholeDocument(maximumDepth: options.maximumDepth)
+        return document.takeData()
+    }
+
+    /// ``streamXML(bytes:options:)`` handing the document to `write` in
+    /// pieces, in order, as they are made, instead of returning it: for a
+    /// large document the pieces are made on two threads while `write`
+    /// runs (`OrderedPieces`). Returns false, having called `write` for
+    /// nothing, where `streamXML` returns nil. Every limit is decided
+    /// before the first call of `write`; a string the writer refuses may
+    /// fail the conversion after some pieces were written. An error thrown
+    /// by `write` stops the conversion and is rethrown. `pieceBytes` is
+    /// the size a piece aims at (set smaller by tests).
+    func streamXML(bytes: UnsafeRawBufferPointer, options: PropertyListWriteOptions, pieceBytes: Int = 1 << 19,
+                   into write: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        guard let plan = try planXMLStream(bytes: bytes, options: options) else { return false }
+        if plan.objects >= XMLPropertyListWriter.parallelObjectThreshold,
+           try plan.stream.writeInPieces(root: plan.root, maximumDepth: options.maximumDepth, capacity: plan.capacity,
+                                         pieceBytes: pieceBytes, into: write) {
+            return true
+        }
+        let document = try plan.wholeDocument(maximumDepth: options.maximumDepth)
+        try write(document.written)
+        return true
+    }
+
+    /// Validates the file and decides the writer's limits on its census:
+    /// everything the stream checks before writing. Nil when the stream
+    /// cannot give the writer's output (see ``streamXML(bytes:options:)``).
+    private func planXMLStream(bytes: UnsafeRawBufferPointer, options: PropertyListWriteOptions) throws -> XMLStreamPlan? {
         guard !options.sortsKeys, options.maximumDepth >= limits.maximumDepth else { return nil }
         let trailer = try checkedTrailer(bytes)
         let layout = BinaryObjectLayout(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth)
         try BinaryObjectValidator(bytes: bytes, trailer: trailer, maximumDepth: limits.maximumDepth).validate(root: trailer.topObject)
-        var census = BinaryXMLCensus(layout: layout)
-        let totals = try census.totals(of: trailer.topObject)
-        if census.repeatsAKey { return nil }
+        let (totals, repeatsAKey) = try BinaryXMLCensus.totals(ofRoot: trailer.topObject, layout: layout)
+        if repeatsAKey { return nil }
         let writer = XMLPropertyListWriter(limits: options.writerLimits)
         let maximumOutputSize = options.maximumOutputSize
         _ = try PropertyListCensus.checkedCount(
@@ -38,18 +72,28 @@ extension BinaryPropertyListReader {
                 PropertyListSharedTotals(objects: totals.objects, minimumTextBytes: totals.sharedTextBytes, minimumBinaryBytes: 0)
             })
         let capacity = min(max(totals.minimumTextBytes, bytes.count) * 2 + 256, maximumOutputSize + 4096)
-        let stream = BinaryXMLStream(layout: layout)
-        if totals.objects >= XMLPropertyListWriter.parallelObjectThreshold,
-           let data = try stream.writeInHalves(root: trailer.topObject, maximumDepth: options.maximumDepth, capacity: capacity) {
-            return data
-        }
-        var emitter = XMLPlistEmitter(maximumDepth: options.maximumDepth)
+        return XMLStreamPlan(stream: BinaryXMLStream(layout: layout), root: trailer.topObject, objects: totals.objects,
+                             capacity: capacity)
+    }
+}
+
+/// A validated binary file whose XML passed the writer's limits: what the
+/// stream writes, and the estimated size of the whole document.
+private struct XMLStreamPlan {
+    let stream: BinaryXMLStream
+    let root: Int
+    let objects: Int
+    let capacity: Int
+
+    /// The whole document written on this thread.
+    func wholeDocument(maximumDepth: Int) throws -> ByteBuffer {
+        var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
         emitter.output.reserve(capacity)
         emitter.output.append(XMLPropertyListWriter.header)
         var writing = stream
-        try writing.emit(trailer.topObject, indent: 0, &emitter)
+        try writing.emit(root, indent: 0, &emitter)
         emitter.output.append("</plist>\n")
-        return emitter.output.takeData()
+        return emitter.output
     }
 }
 
@@ -144,16 +188,52 @@ struct BinaryXMLStream: BinaryObjectArea {
         (try? string(index)) ?? ""
     }
 
-    /// The whole document in two halves on two threads, as
-    /// `XMLPropertyListWriter.writeInHalves` writes a value; nil when the
-    /// root is not a container of at least two children.
-    func writeInHalves(root: Int, maximumDepth: Int, capacity: Int) throws -> Data? {
+    /// The root's child count, where its references start and whether it
+    /// is a dictionary, when it is a container of at least two children
+    /// (which can be cut); else nil.
+    private func splittableRoot(_ root: Int) throws -> (count: Int, payload: Int, isDictionary: Bool)? {
         let at = try offset(of: root)
         let marker = base.load(fromByteOffset: at, as: UInt8.self)
         guard marker >> 4 == 0xA || marker >> 4 == 0xC || marker >> 4 == 0xD else { return nil }
         let isDictionary = marker >> 4 == 0xD
         let (count, payload) = try containerExtent(at: at, low: marker & 0x0F, isDictionary: isDictionary)
-        guard count >= 2 else { return nil }
+        return count >= 2 ? (count, payload, isDictionary) : nil
+    }
+
+    /// The whole document handed to `write` in pieces of about
+    /// `pieceBytes` (estimated from `capacity`, the whole document's
+    /// estimate), made on two threads and written in order
+    /// (`OrderedPieces`); false when the root is not a container of at
+    /// least two children. Each piece is a run of the root's children; the
+    /// first also holds the header and the root's opening tag, the last
+    /// its closing tag and the document's end.
+    func writeInPieces(root: Int, maximumDepth: Int, capacity: Int, pieceBytes: Int,
+                       into write: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        guard let (count, payload, isDictionary) = try splittableRoot(root) else { return false }
+        let pieces = min(max(capacity / max(pieceBytes, 1), 2), count)
+        try OrderedPieces.run(count: pieces, capacity: capacity / pieces + 4096, make: { piece, buffer in
+            var emitter = XMLPlistEmitter(maximumDepth: maximumDepth, output: buffer)
+            if piece == 0 {
+                emitter.output.append(XMLPropertyListWriter.header)
+                try emitter.checkDepth(0)
+                emitter.output.append(isDictionary ? "<dict>\n" : "<array>\n")
+            }
+            var stream = self
+            let range = count * piece / pieces ..< count * (piece + 1) / pieces
+            try stream.emitChildren(payload: payload, count: count, isDictionary: isDictionary, range, indent: 1, &emitter)
+            if piece == pieces - 1 {
+                emitter.output.append(isDictionary ? "</dict>\n" : "</array>\n")
+                emitter.output.append("</plist>\n")
+            }
+        }, consume: write)
+        return true
+    }
+
+    /// The whole document in two halves on two threads, as
+    /// `XMLPropertyListWriter.writeInHalves` writes a value; nil when the
+    /// root is not a container of at least two children.
+    func writeInHalves(root: Int, maximumDepth: Int, capacity: Int) throws -> Data? {
+        guard let (count, payload, isDictionary) = try splittableRoot(root) else { return nil }
         return try XMLPropertyListWriter.writeInHalves(
             count: count, open: isDictionary ? "<dict>\n" : "<array>\n", close: isDictionary ? "</dict>\n" : "</array>\n",
             maximumDepth: maximumDepth, capacity: capacity) { emitter, range in

@@ -59,6 +59,12 @@ struct BinaryXMLCensus: BinaryObjectArea {
         let at = try offset(of: index)
         let marker = base.load(fromByteOffset: at, as: UInt8.self)
         let low = marker & 0x0F
+        if let container = try containerShare(at: at, marker: marker) {
+            var result = container.own
+            result.add(try childTotals(payload: container.payload, count: container.count,
+                                       isDictionary: container.isDictionary, 0..<container.count))
+            return remember(result, index: index)
+        }
         var result = Totals()
         switch marker >> 4 {
         case 0x4:
@@ -66,26 +72,69 @@ struct BinaryXMLCensus: BinaryObjectArea {
             result.minimumTextBytes = (count + 2) / 3 * 4 + 2
         case 0x5, 0x6:
             result.minimumTextBytes = try utf8Count(ofString: index) + 2
-        case 0xA, 0xC:
-            let (count, payload) = try containerExtent(at: at, low: low, isDictionary: false)
-            result.minimumTextBytes = 2 + count
-            result.sharedTextBytes = 2 + count
-            for offset in 0..<count { result.add(try totals(of: readReference(payload + offset * refSize))) }
-            return remember(result, index: index)
-        case 0xD:
-            let (count, payload) = try containerExtent(at: at, low: low, isDictionary: true)
-            let keyBytes = try keys(at: payload, count: count)
-            result.objects = 1 + count
-            // The census counts a separator per entry; the shared totals do not.
-            result.minimumTextBytes = Totals.saturating(2 + keyBytes, count)
-            result.sharedTextBytes = 2 + keyBytes
-            for offset in count..<(2 * count) { result.add(try totals(of: readReference(payload + offset * refSize))) }
-            return remember(result, index: index)
         default:
             result.minimumTextBytes = 1
         }
         // Scalars are not kept: they cost no more to count again.
         result.sharedTextBytes = result.minimumTextBytes
+        return result
+    }
+
+    /// The totals of object `root`; when the file has many objects and the
+    /// root is a container, its children (a dictionary's values) are
+    /// counted in two halves on two threads, each half with tables of its
+    /// own. Totals are sums, so they do not depend on the cut, and a key is
+    /// repeated when either half finds it.
+    static func totals(ofRoot root: Int, layout: BinaryObjectLayout) throws -> (totals: Totals, repeatsAKey: Bool) {
+        var front = BinaryXMLCensus(layout: layout)
+        let at = try front.offset(of: root)
+        guard layout.objectCount >= XMLPropertyListWriter.parallelObjectThreshold,
+              let container = try front.containerShare(at: at, marker: front.base.load(fromByteOffset: at, as: UInt8.self)),
+              container.count >= 2 else {
+            return (try front.totals(of: root), front.repeatsAKey)
+        }
+        let split = container.count / 2
+        let (first, second) = TwoThreads.run({
+            try front.childTotals(payload: container.payload, count: container.count, isDictionary: container.isDictionary, 0..<split)
+        }, {
+            var back = BinaryXMLCensus(layout: layout)
+            let totals = try back.childTotals(payload: container.payload, count: container.count,
+                                              isDictionary: container.isDictionary, split..<container.count)
+            return (totals, back.repeatsAKey)
+        })
+        var result = container.own
+        result.add(try first.get())
+        let (rest, backRepeatsAKey) = try second.get()
+        result.add(rest)
+        return (result, front.repeatsAKey || backRepeatsAKey)
+    }
+
+    /// A container's own share of the totals (itself, its tags and, for a
+    /// dictionary, its keys) and where its references are; nil for a scalar.
+    private mutating func containerShare(at: Int, marker: UInt8)
+        throws -> (own: Totals, payload: Int, count: Int, isDictionary: Bool)? {
+        switch marker >> 4 {
+        case 0xA, 0xC:
+            let (count, payload) = try containerExtent(at: at, low: marker & 0x0F, isDictionary: false)
+            return (Totals(objects: 1, minimumTextBytes: 2 + count, sharedTextBytes: 2 + count), payload, count, false)
+        case 0xD:
+            let (count, payload) = try containerExtent(at: at, low: marker & 0x0F, isDictionary: true)
+            let keyBytes = try keys(at: payload, count: count)
+            // The census counts a separator per entry; the shared totals do not.
+            let own = Totals(objects: 1 + count, minimumTextBytes: Totals.saturating(2 + keyBytes, count), sharedTextBytes: 2 + keyBytes)
+            return (own, payload, count, true)
+        default:
+            return nil
+        }
+    }
+
+    /// The totals of the children at offsets `range` of a container whose
+    /// `count` references start at `payload` (a dictionary's values: its
+    /// keys are in its own share).
+    private mutating func childTotals(payload: Int, count: Int, isDictionary: Bool, _ range: Range<Int>) throws -> Totals {
+        var result = Totals(objects: 0)
+        let first = isDictionary ? count : 0
+        for offset in range { result.add(try totals(of: readReference(payload + (first + offset) * refSize))) }
         return result
     }
 
@@ -129,16 +178,17 @@ struct BinaryXMLCensus: BinaryObjectArea {
             return last.bytes
         }
         var bytes = 0
-        var strings: [String] = []
-        strings.reserveCapacity(count)
+        // Sized up front: a root of many keys would otherwise grow and
+        // rehash the set several times. Small ASCII keys (most keys) are
+        // Swift's small strings: no memory of their own. Equality is
+        // Swift's, as for the decoder's dictionary.
+        var strings = Set<String>(minimumCapacity: count)
+        var unique = true
         for offset in 0..<count {
             let key = try readReference(payload + offset * refSize)
             bytes = Totals.saturating(bytes, try utf8Count(ofString: key) + 3)
-            strings.append(try string(key))
+            if unique, !strings.insert(try string(key)).inserted { unique = false }
         }
-        // Small ASCII keys (most keys) are Swift's small strings: no memory
-        // of their own. Equality is Swift's, as for the decoder's dictionary.
-        let unique = count < 2 || Set(strings).count == count
         if !unique { repeatsAKey = true }
         lastKeys = (payload, count, bytes, unique)
         return bytes

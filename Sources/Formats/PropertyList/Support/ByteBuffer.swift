@@ -9,9 +9,12 @@ import Foundation
 /// linearly, never copied to diverge.
 struct ByteBuffer {
     final class Storage {
-        var base: UnsafeMutableRawPointer
-        var count = 0
-        var capacity: Int
+        // Unchecked: a buffer has one writer at a time (see above), and
+        // the dynamic exclusivity checks of a class's properties would
+        // otherwise cost three runtime calls per appended byte or run.
+        @exclusivity(unchecked) var base: UnsafeMutableRawPointer
+        @exclusivity(unchecked) var count = 0
+        @exclusivity(unchecked) var capacity: Int
         var ownsMemory = true
 
         init(capacity: Int) {

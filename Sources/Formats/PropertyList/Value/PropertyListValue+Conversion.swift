@@ -26,4 +26,30 @@ extension PropertyListValue {
         }
         return try decode(data, as: source, limits: limits).encoded(as: target, options: options)
     }
+
+    /// ``convert(_:from:to:limits:options:)`` handing the output to `write`
+    /// in pieces, in order, instead of returning it: the same bytes, and for
+    /// an input either refuses, the same error.
+    ///
+    /// From binary to XML the pieces of a large document are made on two
+    /// threads while `write` runs, so writing a file overlaps converting;
+    /// other conversions make the whole output, then call `write` once.
+    /// Every limit (depth, object count, output size) is decided before the
+    /// first call of `write`, but a string the XML writer refuses (a
+    /// control character, say) may fail the conversion after part of the
+    /// output was written: write to somewhere the caller can discard, such
+    /// as an atomic replace's temporary file. `write` is called on any
+    /// thread, one call at a time; an error it throws stops the conversion
+    /// and is rethrown.
+    public static func convert(_ data: Data, from source: PropertyListFormat, to target: PropertyListFormat,
+                               limits: PropertyListLimits = .default, options: PropertyListWriteOptions = .init(),
+                               into write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if source == .binary, target == .xml,
+           try data.withUnsafeBytes({ bytes in
+               try BinaryPropertyListReader(limits: limits).streamXML(bytes: bytes, options: options, into: write)
+           }) {
+            return
+        }
+        try decode(data, as: source, limits: limits).encoded(as: target, options: options).withUnsafeBytes { try write($0) }
+    }
 }

@@ -72,6 +72,12 @@ struct XMLPlistEmitter {
 
     init(maximumDepth: Int) { self.maximumDepth = maximumDepth }
 
+    /// An emitter appending to `output` (which shares its storage with the caller's buffer).
+    init(maximumDepth: Int, output: ByteBuffer) {
+        self.maximumDepth = maximumDepth
+        self.output = output
+    }
+
     /// An error about the value being written. Its key path starts empty;
     /// each container puts its key or index in front as the error passes up
     /// (`within(_:)`), so a successful write builds no path strings.
@@ -112,7 +118,7 @@ struct XMLPlistEmitter {
     }
 
     @inline(__always) mutating func tabs(_ count: Int) {
-        for _ in 0..<count { output.append(0x09) }
+        output.append(repeating: 0x09, count: count)
     }
 
     mutating func emit(_ value: PropertyListValue, indent: Int) throws {
@@ -234,15 +240,24 @@ struct XMLPlistEmitter {
     /// stream writes strings straight from the input).
     mutating func appendEscaped(utf8: UnsafeBufferPointer<UInt8>) throws {
         var runStart = 0
-        for index in 0..<utf8.count {
+        var index = 0
+        let count = utf8.count
+        while index < count {
+            // Eight bytes at a time while none can need escaping: most text.
+            if index + 8 <= count, let start = utf8.baseAddress,
+               !Self.mayNeedEscaping(UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
+            index += 1
             // Fast skip: nothing at or above '?' needs escaping, but for the
             // UTF-8 lead byte of U+FFFE and U+FFFF.
             guard byte < 0x3F || byte == 0xEF else { continue }
             let replacement: StaticString
             switch byte {
             case 0xEF:
-                if index + 2 < utf8.count, utf8[index + 1] == 0xBF, utf8[index + 2] & 0xFE == 0xBE {
+                if index + 1 < count, utf8[index] == 0xBF, utf8[index + 1] & 0xFE == 0xBE {
                     throw failure("string contains a non-character (U+FFFE or U+FFFF), which XML 1.0 cannot represent")
                 }
                 continue
@@ -254,11 +269,25 @@ struct XMLPlistEmitter {
             case ..<0x20: throw failure("string contains the control character U+\(String(byte, radix: 16, uppercase: true)), which XML 1.0 cannot represent")
             default: continue
             }
-            output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<index]))
+            output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<(index - 1)]))
             output.append(replacement)
-            runStart = index + 1
+            runStart = index
         }
         output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart...]))
+    }
+
+    /// Whether any of the eight bytes in `word` is one the escaping loop
+    /// must look at: a control character, `&`, `<`, `>`, or 0xEF (the lead
+    /// byte of U+FFFE and U+FFFF). Never false for such a word; may be true
+    /// for others, which the loop then passes byte by byte.
+    @inline(__always)
+    static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        return (word &- ones &* 0x20) & ~word & highs != 0 // a byte below 0x20
+            || hasZeroByte(word ^ (ones &* 0x26)) || hasZeroByte(word ^ (ones &* 0x3C))
+            || hasZeroByte(word ^ (ones &* 0x3E)) || hasZeroByte(word ^ (ones &* 0xEF))
     }
 
     /// The shortest text that reads back as exactly `real`, without a
@@ -275,9 +304,16 @@ struct XMLPlistEmitter {
                 output.append("-0")
             }
         } else {
-            var text = real.description
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            output.append(utf8: text)
+            // `description`'s text, written straight into the output: a
+            // Double writes its digits as ASCII (`_writeASCII`), where
+            // `description` would allocate a String for most of them.
+            let start = output.count
+            var text = ASCIIOutput(output: output)
+            real.write(to: &text)
+            let end = output.count
+            if end - start >= 2, output.written[end - 2] == UInt8(ascii: "."), output.written[end - 1] == UInt8(ascii: "0") {
+                output.truncate(to: end - 2)
+            }
         }
     }
 }

@@ -113,6 +113,20 @@ extension FileDescriptor {
         guard retryingOnInterrupt({ fsync(rawValue) }) == 0 else { throw FileSystemError(currentErrno, "flush", path: "") }
     }
 
+    /// Starts writing `count` bytes of the file from `offset` to the disk
+    /// and returns without waiting (`sync_file_range` with
+    /// `SYNC_FILE_RANGE_WRITE`; nothing elsewhere). A hint, not a flush:
+    /// a writer that writes a large file in pieces calls it after each, so
+    /// the disk works while the rest is made and the ``sync()`` that must
+    /// still follow has less left to wait for. Failures are ignored: the
+    /// flush that follows reports any that matter.
+    public func startWriteback(offset: UInt64, count: Int) {
+        #if os(Linux)
+        let syncFileRangeWrite: UInt32 = 2
+        _ = c_sync_file_range(rawValue, Int64(clamping: offset), Int64(count), syncFileRangeWrite)
+        #endif
+    }
+
     /// Flushes the whole file system holding this file (`syncfs`; `sync`
     /// elsewhere): one call instead of one `fsync` per file, for a backup
     /// that wrote thousands.

@@ -97,6 +97,16 @@ public enum FileSystemPaths {
         }
     }
 
+    /// Replaces the file at `path` atomically with what `fill` writes to
+    /// the open new file (see ``FileDescriptor/replaceAtomically(_:options:_:)``),
+    /// for a writer that makes its bytes as it goes.
+    public static func replaceAtomically(atPath path: String, options: AtomicWriteOptions = AtomicWriteOptions(),
+                                         _ fill: (FileDescriptor) throws(FileSystemError) -> Void) throws(FileSystemError) {
+        try withParent(of: path) { parent, name throws(FileSystemError) in
+            try parent.replaceAtomically(name, options: options, fill)
+        }
+    }
+
     /// Renames `source` to `destination` (replacing a file or an empty directory there).
     public static func rename(atPath source: String, to destination: String) throws(FileSystemError) {
         guard c_rename(source, destination) == 0 else { throw FileSystemError(currentErrno, "rename", path: source) }

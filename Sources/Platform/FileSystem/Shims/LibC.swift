@@ -1,7 +1,7 @@
 // The platform import ladder and the calls Swift's C-library module does not
 // declare. Each of these is reached one way, here: `openat2` and the
 // extended-attribute calls (`getxattrat` among them) through `syscall`/their symbols, `renameat2`,
-// `copy_file_range` and `syncfs` by their glibc symbols (glibc 2.28+, which
+// `copy_file_range`, `syncfs` and `sync_file_range` by their glibc symbols (glibc 2.28+, which
 // every supported Linux has), never through `dlsym`.
 #if canImport(Glibc)
 import Glibc
@@ -47,6 +47,8 @@ func c_copy_file_range(_ input: Int32, _ inputOffset: UnsafeMutablePointer<Int64
                        _ outputOffset: UnsafeMutablePointer<Int64>?, _ count: Int, _ flags: UInt32) -> Int
 @_silgen_name("syncfs")
 func c_syncfs(_ fd: Int32) -> Int32
+@_silgen_name("sync_file_range")
+func c_sync_file_range(_ fd: Int32, _ offset: Int64, _ count: Int64, _ flags: UInt32) -> Int32
 #endif
 
 // Top-level names reach the C library's functions that members of the same
