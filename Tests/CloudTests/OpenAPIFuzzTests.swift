@@ -61,7 +61,7 @@ struct OpenAPIFuzzTests {
                          "run", server.url + "openapi.yaml", "--checks", "all",
                          "--max-examples", String(Self.examplesPerOperation), "--seed", String(Self.seed),
                          "--workers", "1", "--request-timeout", "30"]
-        let result = try await Self.offThePool {
+        let result = try await offThePool {
             try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, in: work.url)
         }
         #expect(result.status == 0, """
@@ -70,14 +70,5 @@ struct OpenAPIFuzzTests {
             \(result.standardError.suffix(2_000))
             """)
         #expect(server.process.isRunning, "the server survived the fuzzing")
-    }
-
-    /// Runs `body` on a thread of its own: schemathesis runs for minutes,
-    /// and a blocked thread of Swift's small cooperative pool (two cores
-    /// here) would stall the other suites.
-    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
     }
 }

@@ -22,8 +22,9 @@ struct KilledDownloadTests {
         let offsets = (0..<20).map { _ in Int.random(in: 1...(size - 1), using: &rng) }.sorted()
         var lastSeen = 0
         var worst = 0
+        var resumes = 0
         let partDirectory = URL(fileURLWithPath: containerPath).appendingPathComponent("Library/Caches/.partial")
-        func partSize() -> Int {
+        @Sendable func partSize() -> Int {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: partDirectory.path)) ?? []
             guard let part = names.first(where: { $0.hasSuffix(".part") }) else { return 0 }
             return ((try? FileManager.default.attributesOfItem(atPath: partDirectory.appendingPathComponent(part).path))?[.size] as? Int) ?? 0
@@ -36,16 +37,23 @@ struct KilledDownloadTests {
             process.arguments = arguments
             process.standardOutput = try FileHandle(forWritingTo: output)
             try process.run()
-            // Kill as soon as the part passes the offset (or the worker ends).
-            while process.isRunning, partSize() < offset { try await Task.sleep(for: .microseconds(200)) }
-            let before = partSize()
-            kill(process.processIdentifier, SIGKILL)
+            // Kill as soon as the part passes the offset (or the worker ends),
+            // watched from a thread of its own: a poll that slept on the
+            // cooperative pool woke, in a full run, only after the worker
+            // had fetched the whole file, and no kill landed mid-download.
+            let before = try await offThePool { [process] in
+                while process.isRunning, partSize() < offset { usleep(200) }
+                let size = partSize()
+                kill(process.processIdentifier, SIGKILL)
+                return size
+            }
             process.waitUntilExit()
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("start ") }), let start = Int(line.dropFirst(6)) {
                 // What was on disk from the previous run is never fetched again.
                 #expect(start >= lastSeen - 0)
                 worst = max(worst, lastSeen - start)
+                if start > 0 { resumes += 1 }
             }
             lastSeen = max(lastSeen, before)
             if text.contains("done ") { break }
@@ -62,5 +70,9 @@ struct KilledDownloadTests {
         // Everything the server sent beyond the file itself: bytes in flight
         // when a worker was killed.
         print("killed-download overhead: \(stats.bodyBytes - size) bytes over \(offsets.count) kills, \(stats.rangeRequests) range requests")
+        // The kills landed mid-download and the relaunches resumed: without
+        // this the test passes, vacuously, when one worker fetches it all.
+        #expect(resumes >= 10, "only \(resumes) relaunches resumed a part")
+        #expect(stats.rangeRequests >= resumes)
     }
 }
