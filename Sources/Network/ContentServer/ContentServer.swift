@@ -54,7 +54,7 @@ public final class ContentServer: Sendable {
             let server = try await ListeningServer.start(router, host: host, port: port, serverName: "sandbox-content-server", logger: logger)
             return ContentServer(host: host, port: server.port, task: server.task, book: book)
         } catch {
-            throw ContentServerError(message: "the server stopped before it listened on \(host):\(port)")
+            throw ContentServerError(message: "the server stopped before it listened on \(host):\(port): \(error.outcome)")
         }
     }
 

@@ -115,7 +115,7 @@ struct PlistRunner {
     /// A binary file converted to XML is streamed (never decoded into a
     /// value tree); other conversions decode.
     static func convert(_ data: Data, to format: PropertyListFormat, options: PropertyListWriteOptions) throws -> Data {
-        if format == .xml, PropertyListFormat.detect(data) == .binary {
+        if streams(data, to: format) {
             return try PropertyListValue.convert(data, from: .binary, to: .xml, options: options)
         }
         let document = try decode(data)
@@ -128,10 +128,15 @@ struct PlistRunner {
     /// being converted (see `PropertyListValue.convert(_:from:to:limits:options:into:)`).
     static func convert(_ data: Data, to format: PropertyListFormat, options: PropertyListWriteOptions,
                         into write: (UnsafeRawBufferPointer) throws -> Void) throws {
-        if format == .xml, PropertyListFormat.detect(data) == .binary {
+        if streams(data, to: format) {
             return try PropertyListValue.convert(data, from: .binary, to: .xml, options: options, into: write)
         }
         try convert(data, to: format, options: options).withUnsafeBytes { try write($0) }
+    }
+
+    /// Whether converting `data` to `format` streams: a binary file to XML.
+    private static func streams(_ data: Data, to format: PropertyListFormat) -> Bool {
+        format == .xml && PropertyListFormat.detect(data) == .binary
     }
 
     private static func value(at keyPath: PlistKeyPath, in path: String, expecting expect: PlistTypeName?) throws -> PropertyListValue {

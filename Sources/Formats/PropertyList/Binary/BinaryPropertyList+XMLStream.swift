@@ -213,17 +213,12 @@ struct BinaryXMLStream: BinaryObjectArea {
         let pieces = min(max(capacity / max(pieceBytes, 1), 2), count)
         try OrderedPieces.run(count: pieces, capacity: capacity / pieces + 4096, make: { piece, buffer in
             var emitter = XMLPlistEmitter(maximumDepth: maximumDepth, output: buffer)
-            if piece == 0 {
-                emitter.output.append(XMLPropertyListWriter.header)
-                try emitter.checkDepth(0)
-                emitter.output.append(isDictionary ? "<dict>\n" : "<array>\n")
-            }
+            if piece == 0 { try XMLPropertyListWriter.openDocument(&emitter, open: isDictionary ? "<dict>\n" : "<array>\n") }
             var stream = self
             let range = count * piece / pieces ..< count * (piece + 1) / pieces
             try stream.emitChildren(payload: payload, count: count, isDictionary: isDictionary, range, indent: 1, &emitter)
             if piece == pieces - 1 {
-                emitter.output.append(isDictionary ? "</dict>\n" : "</array>\n")
-                emitter.output.append("</plist>\n")
+                XMLPropertyListWriter.closeDocument(&emitter.output, close: isDictionary ? "</dict>\n" : "</array>\n")
             }
         }, consume: write)
         return true

@@ -38,9 +38,7 @@ extension XMLPropertyListWriter {
         let (front, back) = TwoThreads.run({
             var emitter = XMLPlistEmitter(maximumDepth: maximumDepth)
             emitter.output.reserve(capacity)
-            emitter.output.append(Self.header)
-            try emitter.checkDepth(0)
-            emitter.output.append(open)
+            try openDocument(&emitter, open: open)
             try emitChildren(&emitter, 0..<split)
             return emitter
         }, {
@@ -52,9 +50,23 @@ extension XMLPropertyListWriter {
         var whole = try front.get()
         let rest = try back.get()
         whole.output.append(rest.output.written)
-        whole.output.append(close)
-        whole.output.append("</plist>\n")
+        closeDocument(&whole.output, close: close)
         return whole.output.takeData()
+    }
+
+    /// What comes before the root container's children, for a writer that
+    /// writes them in parts: the header and the root's opening tag `open`.
+    static func openDocument(_ emitter: inout XMLPlistEmitter, open: StaticString) throws {
+        emitter.output.append(Self.header)
+        try emitter.checkDepth(0)
+        emitter.output.append(open)
+    }
+
+    /// What comes after the root container's children: its closing tag
+    /// `close` and the document's end.
+    static func closeDocument(_ output: inout ByteBuffer, close: StaticString) {
+        output.append(close)
+        output.append("</plist>\n")
     }
 }
 
