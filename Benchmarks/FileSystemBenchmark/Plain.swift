@@ -10,6 +10,17 @@ import Musl
 import Darwin
 #endif
 
+#if os(Linux)
+// Glibc's module map hides these GNU ones; the benchmark's own bare
+// declarations of them, as atomic_sequences.c gets them from <fcntl.h>.
+@_silgen_name("renameat2")
+private func plain_renameat2(_ olddirfd: Int32, _ oldpath: UnsafePointer<CChar>, _ newdirfd: Int32,
+                             _ newpath: UnsafePointer<CChar>, _ flags: UInt32) -> Int32
+private let plainRenameExchange: UInt32 = 2
+/// `O_TMPFILE` (with `O_DIRECTORY`, as the kernel requires).
+private let plainTemporaryFile: Int32 = 0o20000000 | O_DIRECTORY
+#endif
+
 enum Plain {
     /// atomic_sequences.c's sequences, with bare calls: `open(O_EXCL)`,
     /// `write`, `fsync`, `close`, `renameat` over `name` (sequence 0,
@@ -26,6 +37,35 @@ enum Plain {
             return false
         }
         return !flushDirectory || fsync(directory) == 0
+    }
+
+    /// atomic_sequences.c's best two-flush sequence (3): an unnamed file
+    /// (`O_TMPFILE`) written and flushed, linked as `.plain.tmp`, its name
+    /// exchanged with `name` (`RENAME_EXCHANGE`), `fsync(dir)`. The old file
+    /// is left under `.plain.tmp`, for ``removeExchanged(_:)`` to unlink off
+    /// the clock, as the C program does. False if a call failed (or where
+    /// `O_TMPFILE` and `renameat2` are missing).
+    static func replaceExchanging(_ directory: Int32, _ name: String, _ bytes: [UInt8]) -> Bool {
+        #if os(Linux)
+        let fd = openat(directory, ".", plainTemporaryFile | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(fd) == 0,
+              linkat(AT_FDCWD, "/proc/self/fd/\(fd)", directory, ".plain.tmp", AT_SYMLINK_FOLLOW) == 0 else { return false }
+        guard plain_renameat2(directory, ".plain.tmp", directory, name, plainRenameExchange) == 0 else {
+            _ = unlinkat(directory, ".plain.tmp", 0)
+            return false
+        }
+        return fsync(directory) == 0
+        #else
+        return false
+        #endif
+    }
+
+    /// Unlinks what ``replaceExchanging(_:_:_:)`` left under `.plain.tmp`.
+    static func removeExchanged(_ directory: Int32) {
+        _ = unlinkat(directory, ".plain.tmp", 0)
     }
 
     /// The 1-minute load average, for the report.

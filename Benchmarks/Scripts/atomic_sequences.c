@@ -32,10 +32,21 @@ static int flushed_temporary(void) {
     return fd;
 }
 
+/* An unnamed file (O_TMPFILE: its flush writes no directory entry), written,
+ * flushed, then linked into the directory as .tmpx. */
+static void linked_temporary(void) {
+    char path[64];
+    int fd = openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    write(fd, contents, sizeof contents);
+    fsync(fd);
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    linkat(AT_FDCWD, path, directory, ".tmpx", AT_SYMLINK_FOLLOW);
+    close(fd);
+}
+
 static double replace(int sequence) {
     double start = microseconds(), elapsed;
-    int fd;
-    char path[64];
+    int fd, old;
     switch (sequence) {
     case 0: /* Foundation's Data.write(.atomic): one flush, the rename is not made durable. */
         fd = flushed_temporary();
@@ -61,24 +72,31 @@ static double replace(int sequence) {
         unlinkat(directory, ".tmpx", 0);
         return microseconds() - start;
     case 5: /* As 3, with the old file's unlink on the clock. */
-        fd = openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-        write(fd, contents, sizeof contents);
-        fsync(fd);
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        linkat(AT_FDCWD, path, directory, ".tmpx", AT_SYMLINK_FOLLOW);
-        close(fd);
+        linked_temporary();
         renameat2(directory, ".tmpx", directory, "data.bin", RENAME_EXCHANGE);
         fsync(directory);
         unlinkat(directory, ".tmpx", 0);
         return microseconds() - start;
+    case 6: /* As 1, holding the old file open (O_PATH) across the rename; its release is off the clock. */
+        old = openat(directory, "data.bin", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        close(flushed_temporary());
+        renameat(directory, ".tmpx", directory, "data.bin");
+        fsync(directory);
+        elapsed = microseconds() - start;
+        close(old);
+        return elapsed;
+    case 7: /* As 5, holding the old file open (O_PATH) across its unlink; its release is off the clock. */
+        linked_temporary();
+        renameat2(directory, ".tmpx", directory, "data.bin", RENAME_EXCHANGE);
+        old = openat(directory, ".tmpx", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        unlinkat(directory, ".tmpx", 0);
+        fsync(directory);
+        elapsed = microseconds() - start;
+        close(old);
+        return elapsed;
     case 3:
     default: /* An unnamed file (its flush writes no directory entry), linked, then exchanged. */
-        fd = openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-        write(fd, contents, sizeof contents);
-        fsync(fd);
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        linkat(AT_FDCWD, path, directory, ".tmpx", AT_SYMLINK_FOLLOW);
-        close(fd);
+        linked_temporary();
         renameat2(directory, ".tmpx", directory, "data.bin", RENAME_EXCHANGE);
         fsync(directory);
         elapsed = microseconds() - start;
@@ -106,11 +124,12 @@ int main(int argc, char **argv) {
     write(fd, contents, sizeof contents);
     close(fd);
     int calls = argc > 2 ? atoi(argv[2]) : 300;
-    enum { sequences = 6 };
+    enum { sequences = 8 };
     static const char *names[sequences] = {
         "Foundation order (1 flush)", "ours today (2 flushes)",
         "exchange, unlink off the clock", "O_TMPFILE+link+exchange, unlink off",
-        "exchange, unlink on the clock", "O_TMPFILE+link+exchange, unlink on"};
+        "exchange, unlink on the clock", "O_TMPFILE+link+exchange, unlink on",
+        "ours, old file held, released off", "O_TMPFILE+exchange, unlink on, held"};
     double *times = malloc(sizeof(double) * calls * sequences);
     for (int call = 0; call < calls; call++)
         for (int sequence = 0; sequence < sequences; sequence++)

@@ -93,6 +93,63 @@ import Testing
         #expect(try scratch.directory.status(of: "folder").isDirectory)
     }
 
+    @Test(arguments: durabilities)
+    func theReplacedFileIsHeldOnlyUntilItsReleaseAndNeverByName(durability: Durability) throws {
+        let scratch = try Scratch()
+        try scratch.write(String(repeating: "old", count: 10_000), to: "file.txt")
+        var mostHeld = 0
+        for round in 0..<(ReplacedFiles.capacity * 3) {
+            try scratch.directory.writeAtomically(Data("new \(round)".utf8), to: "file.txt",
+                                                  options: AtomicWriteOptions(durability: durability))
+            // Nothing of the old file is left under any name when the replace returns.
+            #expect(try FileSystemPaths.entries(atPath: scratch.path) == ["file.txt"])
+            mostHeld = max(mostHeld, try heldFiles(in: scratch).count)
+        }
+        #expect(try scratch.read("file.txt") == "new \(ReplacedFiles.capacity * 3 - 1)")
+        // A burst never holds more replaced files open than the release queue takes.
+        #expect(mostHeld <= ReplacedFiles.capacity)
+        ReplacedFiles.waitForReleases()
+        #expect(try heldFiles(in: scratch).isEmpty)
+    }
+
+    @Test(arguments: durabilities)
+    func aLinkAtTheNameIsReplacedAndItsTargetLeftAlone(durability: Durability) throws {
+        let scratch = try Scratch()
+        try scratch.write("outside", to: "target.txt")
+        try scratch.link("file.txt", to: scratch.path + "/target.txt")
+        try scratch.directory.writeAtomically(Data("new".utf8), to: "file.txt",
+                                              options: AtomicWriteOptions(durability: durability))
+        #expect(try scratch.directory.status(of: "file.txt").isRegularFile)
+        #expect(try scratch.read("file.txt") == "new")
+        #expect(try scratch.read("target.txt") == "outside")
+    }
+
+    @Test func aFailedReplaceKeepsNoHold() throws {
+        let scratch = try Scratch()
+        try scratch.write("old", to: "file.txt")
+        let failure = FileSystemError(.noSpace, "write", path: "")
+        #expect(throws: FileSystemError.self) {
+            try scratch.directory.replaceAtomically("file.txt") { _ throws(FileSystemError) in throw failure }
+        }
+        #expect(try heldFiles(in: scratch).isEmpty)
+        #expect(try scratch.read("file.txt") == "old")
+    }
+
+    /// This process's descriptors open on files under the scratch directory,
+    /// read from `/proc/self/fd` (other tests' descriptors are elsewhere).
+    private func heldFiles(in scratch: Scratch) throws -> [String] {
+        #if os(Linux)
+        let prefix = URL(fileURLWithPath: scratch.path).standardizedFileURL.path
+        return try FileSystemPaths.entries(atPath: "/proc/self/fd").compactMap { fd in
+            guard let target = try? FileSystemPaths.readLink(atPath: "/proc/self/fd/" + fd),
+                  target.hasPrefix(prefix + "/") else { return nil }
+            return target
+        }
+        #else
+        return []
+        #endif
+    }
+
     private func attribute(_ name: String, of file: String, in scratch: Scratch) throws -> [UInt8]? {
         let fd = try scratch.directory.open(file, .readOnly)
         defer { fd.closeQuietly() }

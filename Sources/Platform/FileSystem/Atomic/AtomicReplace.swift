@@ -62,10 +62,29 @@ extension FileDescriptor {
     public func replaceAtomically(_ name: String, options: AtomicWriteOptions = AtomicWriteOptions(),
                                   _ fill: (FileDescriptor) throws(FileSystemError) -> Void) throws(FileSystemError) {
         var mode = options.permissions ?? 0o644
+        // The file being replaced, held open (path only, never through a
+        // link) until the new one has taken its name. Freeing its blocks is
+        // then not part of the rename: on a file system mounted with
+        // `discard` that is a synchronous discard of every block, as costly
+        // as one of the flushes. The hold is released off the caller's
+        // thread (``ReplacedFiles``) once the name is the new file's, so the
+        // caller still finds nothing of the old file in the directory.
+        let replaced = options.replacesExisting
+            ? try? open(name, .readOnly, options: [.pathOnly, .noFollow, .nonBlocking]) : nil
         var previous: FileDescriptor?
-        defer { previous?.closeQuietly() }
-        if options.permissions == nil || options.keepsExtendedAttributes,
-           let existing = try statusIfPresent(of: name) {
+        var renamed = false
+        defer {
+            for hold in [replaced, previous] {
+                guard let hold else { continue }
+                if renamed { ReplacedFiles.release(hold) } else { hold.closeQuietly() }
+            }
+        }
+        var existing: FileStatus?
+        if options.permissions == nil || options.keepsExtendedAttributes {
+            // The held file's own status saves a lookup by name.
+            if let replaced { existing = try replaced.status() } else { existing = try statusIfPresent(of: name) }
+        }
+        if let existing {
             if existing.isDirectory { throw FileSystemError(.isDirectory, "replace", path: name) }
             if existing.isRegularFile {
                 if options.permissions == nil { mode = existing.permissions }
@@ -89,7 +108,6 @@ extension FileDescriptor {
         }
         guard let output = file else { throw FileSystemError(.fileExists, "create a temporary file for", path: name) }
         var outputOpen = true
-        var renamed = false
         defer {
             if outputOpen { output.closeQuietly() }
             if !renamed { try? remove(temporary) }
