@@ -40,10 +40,18 @@ public enum StoreErrorCode: String, ErrorCode {
 
     /// `<code>: <message>`, then the entity, the file and the SQL when known.
     public static func describe(_ error: StoreError) -> String {
-        var text = "\(error.code.rawValue): \(error.message)"
-        if let entity = error.entity { text += " (entity \(entity))" }
-        if let path = error.path { text += " [\(path)]" }
-        if let sql = error.sql { text += " SQL: \(sql)" }
+        describe(error.code.rawValue, error.message, entity: error.entity.map { "entity \($0)" }, path: error.path,
+                 sql: error.sql)
+    }
+
+    /// How the store's errors read (``StoreError`` and
+    /// ``StoreMigrationError``): `<code>: <message>`, then `(<entity>)`,
+    /// `[<path>]` and `SQL: <sql>` for what is known.
+    static func describe(_ code: String, _ message: String, entity: String?, path: String?, sql: String?) -> String {
+        var text = "\(code): \(message)"
+        if let entity { text += " (\(entity))" }
+        if let path { text += " [\(path)]" }
+        if let sql { text += " SQL: \(sql)" }
         return text
     }
 }

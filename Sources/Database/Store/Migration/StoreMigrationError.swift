@@ -31,11 +31,8 @@ public enum StoreMigrationErrorCode: String, ErrorCode {
 
     /// `<code>: <message>`, then the entity and property, the file and the SQL when known.
     public static func describe(_ error: StoreMigrationError) -> String {
-        var text = "\(error.code.rawValue): \(error.message)"
-        if let entity = error.entity { text += " (\(entity)\(error.property.map { ".\($0)" } ?? ""))" }
-        if let path = error.path { text += " [\(path)]" }
-        if let sql = error.sql { text += " SQL: \(sql)" }
-        return text
+        let place = error.entity.map { entity in error.property.map { "\(entity).\($0)" } ?? entity }
+        return StoreErrorCode.describe(error.code.rawValue, error.message, entity: place, path: error.path, sql: error.sql)
     }
 }
 
