@@ -4,9 +4,9 @@ import PackageDescription
 // Layers, lowest first; a module depends only on modules in layers below
 // it, and the folders under Sources/ are these layers:
 //   Platform:  FileSystem (every file-system call), LaunchCore (Landlock and
-//              process control, no Foundation), sandbox-confine, CodedErrors
-//              (the one error shape of Container, Preferences, CacheManifest
-//              and StorageAudit; no dependencies)
+//              process control, no Foundation; on CodedErrors),
+//              sandbox-confine, CodedErrors (the one error shape of most
+//              modules' errors; no dependencies)
 //   Formats:   PropertyList, KeyedArchive
 //   Storage:   Container, Keychain, Preferences
 //   Database:  PredicateFormat (NSPredicate's format language, to SQL and in
@@ -69,9 +69,10 @@ let package = Package(
             path: "Sources/Platform/FileSystem"
         ),
         .target(
-            // `CodedError<Code>`: code, path and message, the error shape
-            // several modules share, each binding it to its own `Code`
-            // enum. Depends on nothing, not even Foundation.
+            // `CodedError<Code>`: code, message and the code's context (a
+            // path by default), the error shape several modules share, each
+            // binding it to its own `Code` enum. Depends on nothing, not even
+            // Foundation, so LaunchCore may use it.
             name: "CodedErrors",
             path: "Sources/Platform/CodedErrors"
         ),
@@ -88,6 +89,7 @@ let package = Package(
         .target(
             name: "Keychain",
             dependencies: [
+                "CodedErrors",
                 "FileSystem",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -142,7 +144,7 @@ let package = Package(
             // requests, the fetched-results controller, migration.
             name: "Store",
             dependencies: [
-                "FileSystem", "PropertyList", "KeyedArchive", "Container", "PredicateFormat", "CZlib",
+                "CodedErrors", "FileSystem", "PropertyList", "KeyedArchive", "Container", "PredicateFormat", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -156,6 +158,7 @@ let package = Package(
             // containers nor keychains (Device joins them).
             name: "MobileBackup",
             dependencies: [
+                "CodedErrors",
                 "PropertyList",
                 "KeyedArchive",
                 "FileSystem",
@@ -179,6 +182,7 @@ let package = Package(
             // Landlock and the trampoline's body, without Foundation (so the
             // trampoline starts in milliseconds); re-exported by Launch.
             name: "LaunchCore",
+            dependencies: ["CodedErrors"],
             path: "Sources/Platform/LaunchCore"
         ),
         .target(
@@ -249,8 +253,9 @@ let package = Package(
         ),
         .target(
             name: "Device",
-            dependencies: ["Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch", "MobileBackup",
-                           "NetworkConditions", "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CodedErrors", "Container", "Preferences", "Keychain", "PropertyList", "KeyedArchive", "Launch",
+                           "MobileBackup", "NetworkConditions", "FileSystem",
+                           .product(name: "SystemPackage", package: "swift-system")],
             path: "Sources/System/Device"
         ),
         .target(
@@ -289,7 +294,7 @@ let package = Package(
             // resume, restore and export.
             name: "CloudBackup",
             dependencies: [
-                "CloudProtocol", "Device", "MobileBackup", "NetworkConditions", "FileSystem",
+                "CloudProtocol", "CodedErrors", "Device", "MobileBackup", "NetworkConditions", "FileSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

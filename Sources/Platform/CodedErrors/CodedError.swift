@@ -1,11 +1,12 @@
-/// A failure with a kind, the path it concerned and a sentence for people:
+/// A failure with a kind, a sentence for people and where it happened:
 /// the one shape of the errors of `Container`, its migrations,
-/// `Preferences`, `CacheManifest` and `StorageAudit`.
+/// `Preferences`, `CacheManifest`, `StorageAudit`, `LaunchCore`, `Store`,
+/// `MobileBackup`, `Keychain`, `Device` and `CloudBackup`.
 ///
 /// Each module keeps its own error type by binding the shape to its own
 /// ``ErrorCode`` enum, so the types stay distinct for `catch` and typed
-/// throws while the stored properties, the initializer and the
-/// description are written once, here:
+/// throws while the stored properties and the description's plumbing are
+/// written once, here:
 ///
 /// ```swift
 /// public enum PreferencesErrorCode: String, ErrorCode { case corruptFile, … }
@@ -15,8 +16,11 @@
 /// catch let error as PreferencesError where error.code == .corruptFile { … }
 /// ```
 ///
-/// A module adds what is its own (an initializer from a lower layer's
-/// error, say) in an extension of its alias.
+/// What an error says besides its message (the path, a line, an `errno`)
+/// is its code's ``ErrorCode/Context``, read through the error itself
+/// (`error.path`, `error.line`). A module adds its own initializer (the
+/// arguments its call sites pass) in an extension of its alias.
+@dynamicMemberLookup
 public struct CodedError<Kind: ErrorCode>: Error, Hashable, CustomStringConvertible {
     /// The module's kinds of failure, reachable as `PreferencesError.Code`
     /// (a generic parameter is not a member type, so it is named again here).
@@ -24,20 +28,32 @@ public struct CodedError<Kind: ErrorCode>: Error, Hashable, CustomStringConverti
 
     /// What went wrong.
     public var code: Code
-    /// The file, directory or domain concerned, in the module's own terms
-    /// (container-relative for a container); empty when none.
-    public var path: String
     /// A sentence or phrase for people.
     public var message: String
+    /// Where it went wrong, in the module's terms.
+    public var context: Code.Context
 
     /// Creates an error.
-    public init(_ code: Code, path: String = "", _ message: String) {
+    public init(_ code: Code, _ message: String, context: Code.Context) {
         self.code = code
-        self.path = path
         self.message = message
+        self.context = context
     }
 
-    /// The message and the path, in the order ``ErrorCode/describe(path:message:)``
-    /// of the module's code gives.
-    public var description: String { Code.describe(path: path, message: message) }
+    /// A field of the context, as if it were the error's own.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Code.Context, Value>) -> Value {
+        get { context[keyPath: field] }
+        set { context[keyPath: field] = newValue }
+    }
+
+    /// The error in words, as ``ErrorCode/describe(_:)`` of the module's
+    /// code gives.
+    public var description: String { Code.describe(self) }
+}
+
+extension CodedError where Code.Context == ErrorPath {
+    /// Creates an error about `path`.
+    public init(_ code: Code, path: String = "", _ message: String) {
+        self.init(code, message, context: ErrorPath(path: path))
+    }
 }

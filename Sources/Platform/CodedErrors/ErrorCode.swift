@@ -1,19 +1,36 @@
-/// The kinds of failure of one module's ``CodedError``.
+/// The kinds of failure of one module's ``CodedError``, and what such an
+/// error carries besides its code and message.
 ///
 /// An enum, usually with a DocC comment on each case; `Hashable` and
 /// `Sendable` because the error that carries it is compared, put in sets
 /// and thrown across tasks.
 public protocol ErrorCode: Hashable, Sendable {
-    /// How an error of this kind reads: by default `<path>: <message>`, or
-    /// the message alone when there is no path. A module whose messages are
-    /// phrases that the path completes (`cannot open: Documents/a`) says so
-    /// here, once for all its errors.
-    static func describe(path: String, message: String) -> String
+    /// Where the failure happened, in the module's own terms: the path
+    /// (``ErrorPath``, unless the module says otherwise), or the line, the
+    /// `errno`, the HTTP status… whatever finds the cause.
+    associatedtype Context: Hashable & Sendable = ErrorPath
+
+    /// How an error of this kind reads: its message and its context, in
+    /// the module's words, once for all its errors.
+    static func describe(_ error: CodedError<Self>) -> String
 }
 
-extension ErrorCode {
+/// The context of most coded errors: the file, directory or domain
+/// concerned, in the module's own terms (container-relative for a
+/// container); empty when none.
+public struct ErrorPath: Hashable, Sendable {
+    /// The path; empty when none.
+    public var path: String
+
+    /// A context naming `path`.
+    public init(path: String) {
+        self.path = path
+    }
+}
+
+extension ErrorCode where Context == ErrorPath {
     /// `<path>: <message>`, or the message alone when there is no path.
-    public static func describe(path: String, message: String) -> String {
-        path.isEmpty ? message : "\(path): \(message)"
+    public static func describe(_ error: CodedError<Self>) -> String {
+        error.path.isEmpty ? error.message : "\(error.path): \(error.message)"
     }
 }

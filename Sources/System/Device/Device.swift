@@ -112,7 +112,7 @@ public final class Device: Sendable {
     /// Opens the device at `root` and finishes or discards whatever an
     /// interrupted install, update or uninstall left (see ``recover()``).
     ///
-    /// - Throws: ``DeviceError/Code/notADevice`` when `root` holds no device.
+    /// - Throws: ``DeviceErrorCode/notADevice`` when `root` holds no device.
     public static func open(at root: URL) throws -> Device {
         let layout = DeviceLayout(root: root)
         guard let record = try RecordFile.read(DeviceRecord.self, from: layout.devicePlist) else {

@@ -68,7 +68,7 @@ struct BackupKeyBag: Sendable {
         }
     }
 
-    /// The plain class keys, or ``MobileBackupError/Code/wrongPassword``
+    /// The plain class keys, or ``MobileBackupErrorCode/wrongPassword``
     /// when the password's key does not unwrap them (RFC 3394's integrity check fails).
     func unlock(password: String) throws -> [Int: SymmetricKey] {
         let kek = try keyEncryptionKey(password: password)
@@ -204,7 +204,7 @@ public struct BackupKeyDerivation: Sendable, Hashable {
 
     /// The most iterations a keybag may ask for, in `ITER` or `DPIC`: what
     /// iOS itself uses at most. A keybag asking for more is refused
-    /// (``MobileBackupError/Code/malformedKeyBag``) before anything is derived.
+    /// (``MobileBackupErrorCode/malformedKeyBag``) before anything is derived.
     public static let maximumIterations = 10_000_000
 
     /// The counts iOS writes: 10,000,000 and 10,000.

@@ -33,7 +33,7 @@ public struct BackupRestorer: Sendable {
         self.force = force
     }
 
-    /// Refuses (``MobileBackupError/Code/unfinishedBackup``) a backup whose
+    /// Refuses (``MobileBackupErrorCode/unfinishedBackup``) a backup whose
     /// `Status.plist` gives a `SnapshotState` other than `finished`, as iOS
     /// does: its rows and payloads may be half of two states. A backup with
     /// no `Status.plist` (real backups may lack one) is not refused; nor is

@@ -14,7 +14,7 @@ extension MobileBackupError {
     }
 }
 
-/// Runs `body`, turning a ``FileSystemError`` into ``MobileBackupError/Code/ioFailed`` about `path`.
+/// Runs `body`, turning a ``FileSystemError`` into ``MobileBackupErrorCode/ioFailed`` about `path`.
 @inline(__always)
 func backupIO<T>(_ path: @autoclosure () -> String, _ body: () throws(FileSystemError) -> T) throws(MobileBackupError) -> T {
     do { return try body() } catch { throw MobileBackupError.io(error, path()) }
@@ -69,7 +69,7 @@ extension FileDescriptor {
 
 extension DirectoryHandle {
     /// The directory at `path`, made with its missing parents, held open;
-    /// a failure is ``MobileBackupError/Code/ioFailed`` saying `cannot <action>`.
+    /// a failure is ``MobileBackupErrorCode/ioFailed`` saying `cannot <action>`.
     static func making(_ path: String, _ action: String) throws -> DirectoryHandle {
         do {
             try FileSystemPaths.makeDirectories(atPath: path)

@@ -29,7 +29,7 @@ public struct BackupWriter: Sendable {
     public var applications: [BackupApplication]
     /// Password, cost and speed settings.
     public var options: BackupOptions
-    /// Testing hook: stop with ``MobileBackupError/Code/interrupted`` once
+    /// Testing hook: stop with ``MobileBackupErrorCode/interrupted`` once
     /// this many payloads have been copied, as a crash would.
     var interruptAfterCopiedPayloads: Int?
     /// Testing hook: stop once an incremental commit is sealed, before it is applied.

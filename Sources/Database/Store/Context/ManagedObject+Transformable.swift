@@ -10,7 +10,7 @@ extension ManagedObject {
     /// app's own transformer may write any bytes, which stay in
     /// ``values`` as `.data`).
     ///
-    /// - Throws: ``StoreError/Code/invalidValue`` when the bytes claim to
+    /// - Throws: ``StoreErrorCode/invalidValue`` when the bytes claim to
     ///   be a keyed archive but cannot be read.
     public func archivedValue(for key: String) throws(StoreError) -> ArchivedValue? {
         guard case .data(let bytes) = values[key] ?? .null, bytes.starts(with: Data("bplist00".utf8)) else { return nil }

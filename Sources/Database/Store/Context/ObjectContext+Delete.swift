@@ -4,7 +4,7 @@ extension ObjectContext {
     /// changed), `cascade` deletes the objects it reaches, `nullify` clears
     /// their inverse, `noAction` leaves them.
     ///
-    /// - Throws: ``StoreError/Code/deleteDenied`` listing the objects that
+    /// - Throws: ``StoreErrorCode/deleteDenied`` listing the objects that
     ///   keep the delete from happening.
     public func delete(_ id: ObjectID) throws(StoreError) {
         let snapshot = pending

@@ -9,7 +9,7 @@ import PredicateFormat
 /// Saving checks each changed object's version (`Z_OPT`) against the one
 /// the context read: if another connection or process saved the object
 /// since, nothing is written and the save throws
-/// ``StoreError/Code/conflict`` listing the objects. Delete rules
+/// ``StoreErrorCode/conflict`` listing the objects. Delete rules
 /// (nullify, cascade, deny) are applied when an object is deleted, and
 /// relationship inverses are kept: setting one side sets the other.
 ///

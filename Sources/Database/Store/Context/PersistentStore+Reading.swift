@@ -24,7 +24,7 @@ extension PersistentStore {
 
     /// The object with this ID, as the store holds it now.
     ///
-    /// - Throws: ``StoreError/Code/objectNotFound`` when there is none.
+    /// - Throws: ``StoreErrorCode/objectNotFound`` when there is none.
     public func object(with id: ObjectID) throws(StoreError) -> ManagedObject {
         let entity = try layout.requireEntity(id.entityName)
         let sql = "SELECT * FROM \(entity.tableName) WHERE Z_PK = ? AND \(Self.entityFilter(entity.entityNumbers))"

@@ -46,7 +46,7 @@ extension PersistentStore {
     }
 
     /// The objects with these identifiers, in the same order; one query per
-    /// table. A missing object is ``StoreError/Code/objectNotFound``.
+    /// table. A missing object is ``StoreErrorCode/objectNotFound``.
     public func objects(with ids: [ObjectID]) throws(StoreError) -> [ManagedObject] {
         var byTable: [String: [Int64]] = [:]
         for id in ids {

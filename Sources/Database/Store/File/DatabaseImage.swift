@@ -16,8 +16,8 @@ struct DatabaseImage {
 
     /// Reads `path` and its `-wal`, if any, through the FileSystem module.
     ///
-    /// - Throws: ``StoreError/Code/notADatabase`` for a missing, empty,
-    ///   truncated or non-SQLite file; ``StoreError/Code/damagedWriteAheadLog``
+    /// - Throws: ``StoreErrorCode/notADatabase`` for a missing, empty,
+    ///   truncated or non-SQLite file; ``StoreErrorCode/damagedWriteAheadLog``
     ///   for a `-wal` with a damaged header.
     init(readingStoreAt path: String) throws(StoreError) {
         let main: Data?

@@ -15,7 +15,7 @@ extension PersistentStore {
     /// the model's layout on first use, as `NSPersistentContainer` does.
     ///
     /// - Throws: ``StoreError``; a directory the container cannot create is
-    ///   ``StoreError/Code/io``.
+    ///   ``StoreErrorCode/io``.
     public static func openOrCreate(named name: String, in container: AppContainer, model: ObjectModel,
                                     directory: ContainerDirectory = .applicationSupport) throws(StoreError) -> PersistentStore {
         let path = defaultPath(named: name, in: container, directory: directory)

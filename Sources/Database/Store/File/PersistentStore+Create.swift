@@ -12,8 +12,8 @@ extension PersistentStore {
     ///     default ``StoreMetadata/init(model:frameworkVersion:)`` (the
     ///     model's version hashes, as Core Data writes them) with a new
     ///     `NSStoreUUID`.
-    /// - Throws: ``StoreError/Code/io`` when a file is already there or
-    ///   SQLite cannot create it; ``StoreError/Code/invalidModel`` when the
+    /// - Throws: ``StoreErrorCode/io`` when a file is already there or
+    ///   SQLite cannot create it; ``StoreErrorCode/invalidModel`` when the
     ///   model cannot be archived into `Z_MODELCACHE`.
     public static func create(atPath path: String, model: ObjectModel,
                               metadata: StoreMetadata? = nil) throws(StoreError) -> PersistentStore {

@@ -46,9 +46,9 @@ public final class PersistentStore: Sendable {
     ///
     /// - Parameter model: the store's model; when several model versions
     ///   are at hand, use the one whose hashes the store's metadata holds.
-    /// - Throws: ``StoreError`` with ``StoreError/Code/notADatabase``,
-    ///   ``StoreError/Code/damagedWriteAheadLog`` or
-    ///   ``StoreError/Code/notACoreDataStore``.
+    /// - Throws: ``StoreError`` with ``StoreErrorCode/notADatabase``,
+    ///   ``StoreErrorCode/damagedWriteAheadLog`` or
+    ///   ``StoreErrorCode/notACoreDataStore``.
     public static func openReadOnly(atPath path: String, model: ObjectModel) throws(StoreError) -> PersistentStore {
         let queue = try imageConnection(atPath: path)
         let layout = try reconciledLayout(model: model, database: queue, path: path)

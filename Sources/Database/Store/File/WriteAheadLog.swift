@@ -30,7 +30,7 @@ struct WriteAheadLog {
 
     /// Parses a log. An empty log has no frames.
     ///
-    /// - Throws: ``StoreError/Code/damagedWriteAheadLog`` when the header is
+    /// - Throws: ``StoreErrorCode/damagedWriteAheadLog`` when the header is
     ///   not a WAL header or its checksum is wrong. Damaged or torn frames
     ///   after the last good commit are not errors: SQLite ignores them too.
     init(_ bytes: Data) throws(StoreError) {

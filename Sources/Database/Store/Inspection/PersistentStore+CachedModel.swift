@@ -17,8 +17,8 @@ extension PersistentStore {
     /// beside the store.
     ///
     /// - Throws: ``StoreError``; a store with no cached model and no `model`
-    ///   is ``StoreError/Code/notACoreDataStore``, a cache that cannot be
-    ///   read is ``StoreError/Code/invalidModel`` with the model error.
+    ///   is ``StoreErrorCode/notACoreDataStore``, a cache that cannot be
+    ///   read is ``StoreErrorCode/invalidModel`` with the model error.
     public static func openReadOnly(atPath path: String, model given: ObjectModel? = nil)
         throws(StoreError) -> (store: PersistentStore, metadata: StoreMetadata?, modelOrigin: ModelOrigin)
     {

@@ -3,7 +3,7 @@ import OrderedCollections
 extension StoreLayout {
     /// Lays the model out as Core Data does.
     ///
-    /// - Throws: ``StoreError/Code/invalidModel`` when a relationship names
+    /// - Throws: ``StoreErrorCode/invalidModel`` when a relationship names
     ///   an entity the model lacks, an entity's super-entity is missing, or
     ///   super-entities form a cycle.
     public init(model: ObjectModel) throws(StoreError) {

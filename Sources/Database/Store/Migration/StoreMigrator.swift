@@ -38,9 +38,9 @@ public enum StoreMigrator {
     /// progressive migration does (renaming identifiers name the previous
     /// version only). All the steps are one transaction.
     ///
-    /// - Throws: ``StoreMigrationError``: ``StoreMigrationError/Code/unknownVersion``
-    ///   when the store is at none of the versions, ``StoreMigrationError/Code/notLightweight``
-    ///   or ``StoreMigrationError/Code/checkFailed`` for a step that cannot
+    /// - Throws: ``StoreMigrationError``: ``StoreMigrationErrorCode/unknownVersion``
+    ///   when the store is at none of the versions, ``StoreMigrationErrorCode/notLightweight``
+    ///   or ``StoreMigrationErrorCode/checkFailed`` for a step that cannot
     ///   be made; the store is then unchanged.
     @discardableResult
     public static func migrate(storeAtPath path: String, through models: [ObjectModel]) throws(StoreMigrationError) -> StoreMigrationReport {

@@ -1,31 +1,41 @@
-/// A change between two models that a lightweight migration cannot make.
-public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        /// An attribute kept (or renamed) changes its type.
-        case attributeTypeChanged
-        /// An entity kept (or renamed) moves to another inheritance tree.
-        case inheritanceChanged
-        /// A relationship kept points at an entity that is not the mapped destination.
-        case relationshipDestinationChanged
-        /// Two destination entities or properties claim the same source.
-        case ambiguousRenaming
-        /// An attribute became a relationship or the reverse.
-        case propertyKindChanged
-    }
+import CodedErrors
 
-    public var code: Code
+/// A change between two models that a lightweight migration cannot make:
+/// what (``ModelMigrationErrorCode``), the entity and property concerned,
+/// and a message for people.
+public typealias MigrationError = CodedError<ModelMigrationErrorCode>
+
+/// The kinds of change of a ``MigrationError``. (Not `MigrationErrorCode`:
+/// Container's migrations have that name.)
+public enum ModelMigrationErrorCode: String, ErrorCode {
+    public typealias Context = ModelMigrationErrorContext
+
+    /// An attribute kept (or renamed) changes its type.
+    case attributeTypeChanged
+    /// An entity kept (or renamed) moves to another inheritance tree.
+    case inheritanceChanged
+    /// A relationship kept points at an entity that is not the mapped destination.
+    case relationshipDestinationChanged
+    /// Two destination entities or properties claim the same source.
+    case ambiguousRenaming
+    /// An attribute became a relationship or the reverse.
+    case propertyKindChanged
+
+    /// `<entity>[.<property>]: <message>`.
+    public static func describe(_ error: MigrationError) -> String {
+        "\(error.entity)\(error.property.map { ".\($0)" } ?? ""): \(error.message)"
+    }
+}
+
+/// What a ``MigrationError`` concerns.
+public struct ModelMigrationErrorContext: Hashable, Sendable {
     public var entity: String
     public var property: String?
-    public var message: String
+}
 
+extension MigrationError {
+    /// Creates an error.
     public init(_ code: Code, entity: String, property: String? = nil, _ message: String) {
-        self.code = code
-        self.entity = entity
-        self.property = property
-        self.message = message
-    }
-
-    public var description: String {
-        "\(entity)\(property.map { ".\($0)" } ?? ""): \(message)"
+        self.init(code, message, context: ModelMigrationErrorContext(entity: entity, property: property))
     }
 }

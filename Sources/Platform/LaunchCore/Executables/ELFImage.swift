@@ -39,7 +39,7 @@ public struct ELFImage: Sendable, Hashable {
     }
 
     /// Reads the file at `path`.
-    /// - Throws: ``ELFError``: ``ELFError/Code-swift.enum/unreadable`` when it
+    /// - Throws: ``ELFError``: ``ELFErrorCode/unreadable`` when it
     ///   cannot be opened, else what is malformed in it.
     public init(contentsOf path: String) throws(ELFError) {
         let file = try ELFFile(path: path)

@@ -8,7 +8,7 @@ struct ELFReader {
     let size: UInt64
     let read: (UInt64, Int) throws(ELFError) -> [UInt8]
 
-    /// `count` bytes at `offset`, or ``ELFError/Code-swift.enum/truncated``
+    /// `count` bytes at `offset`, or ``ELFErrorCode/truncated``
     /// when they are not all in the file.
     func bytes(at offset: UInt64, count: Int, _ what: String) throws(ELFError) -> [UInt8] {
         let (end, overflow) = offset.addingReportingOverflow(UInt64(count))

@@ -3,7 +3,7 @@ public enum ConfinementMode: String, Sendable, Hashable, CaseIterable {
     /// Confine where the kernel has Landlock; elsewhere warn and run the
     /// program unconfined (the report says `confined == false`).
     case automatic
-    /// Confine or refuse to launch (``LaunchError/Code-swift.enum/landlockUnavailable``).
+    /// Confine or refuse to launch (``LaunchErrorCode/landlockUnavailable``).
     case required
     /// Do not confine: the launch behaves exactly as on a kernel without
     /// Landlock, warning included. For diagnosis and for testing that path

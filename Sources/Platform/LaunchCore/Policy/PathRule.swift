@@ -6,7 +6,7 @@
 /// the device), then the rest of the path beneath it with no symbolic link
 /// followed at all (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`).
 /// A link there (an app's `Documents` replaced by a link to `/`) fails the
-/// launch with ``LaunchError/Code-swift.enum/linkRefused`` instead of
+/// launch with ``LaunchErrorCode/linkRefused`` instead of
 /// granting the link's target.
 public struct PathRule: Sendable, Hashable, CustomStringConvertible {
     /// The file or directory.

@@ -10,7 +10,7 @@
 /// the permitted and effective sets; finally `capset` clears what is left
 /// (the inheritable set). Then everything is checked with `capget`,
 /// `getresuid`/`getresgid`, `getgroups` and `prctl`, and the launch fails
-/// (``LaunchError/Code-swift.enum/privilegeDropFailed``) if any privilege
+/// (``LaunchErrorCode/privilegeDropFailed``) if any privilege
 /// remains or root can be taken back.
 ///
 /// Not started as root, the user is left as it is (an unprivileged caller

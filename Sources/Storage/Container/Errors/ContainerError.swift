@@ -54,8 +54,8 @@ public enum ContainerErrorCode: ErrorCode {
 
     /// The message and then the path: a container's messages are
     /// lower-case phrases (`cannot open: …`) that the path completes.
-    public static func describe(path: String, message: String) -> String {
-        path.isEmpty ? message : "\(message): \(path)"
+    public static func describe(_ error: ContainerError) -> String {
+        error.path.isEmpty ? error.message : "\(error.message): \(error.path)"
     }
 }
 

@@ -29,8 +29,8 @@ public enum MigrationErrorCode: ErrorCode {
 
     /// As a container error reads (`<message>: <path>`), but the path only
     /// once when a wrapped container message already names it.
-    public static func describe(path: String, message: String) -> String {
-        path.isEmpty || message.contains(path) ? message : ContainerErrorCode.describe(path: path, message: message)
+    public static func describe(_ error: MigrationError) -> String {
+        error.path.isEmpty || error.message.contains(error.path) ? error.message : "\(error.message): \(error.path)"
     }
 }
 

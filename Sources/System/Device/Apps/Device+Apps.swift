@@ -18,7 +18,7 @@ extension Device {
 
     /// One installed app.
     ///
-    /// - Throws: ``DeviceError/Code/notInstalled``.
+    /// - Throws: ``DeviceErrorCode/notInstalled``.
     public func app(_ bundleID: String) throws -> InstalledApp {
         let registry = try readRegistry()
         guard let record = registry.apps[bundleID] else {
@@ -29,7 +29,7 @@ extension Device {
 
     /// The path of one of an app's containers (`simctl get_app_container`).
     ///
-    /// - Throws: ``DeviceError/Code/notInstalled``; ``DeviceError/Code/noSuchContainer``
+    /// - Throws: ``DeviceErrorCode/notInstalled``; ``DeviceErrorCode/noSuchContainer``
     ///   for `groups` or a group the app is not entitled to.
     public func containerURL(_ bundleID: String, _ kind: ContainerKind) throws -> URL {
         let registry = try readRegistry()

@@ -35,7 +35,7 @@ public struct ProcessLaunchOptions: Sendable {
 /// names (in its `tmp`, which it may write even when confined); `launch`
 /// waits for that file, and past the limit kills the process (SIGKILL),
 /// reports the kill (``Device/lastLaunchReport(_:)``: `watchdog timeout`,
-/// `0x8badf00d`) and throws ``DeviceError/Code/watchdogTimeout``.
+/// `0x8badf00d`) and throws ``DeviceErrorCode/watchdogTimeout``.
 public enum ProcessWatchdog: Sendable, Hashable {
     /// No watchdog: `launch` returns once the process runs.
     case off

@@ -14,7 +14,7 @@ import PropertyList
 ///   inactive, active, background, suspended ─terminate→ notRunning
 /// ```
 ///
-/// Any other transition throws ``DeviceError/Code/invalidTransition``.
+/// Any other transition throws ``DeviceErrorCode/invalidTransition``.
 /// While the run is not terminated the app counts as running for purge,
 /// update and uninstall (its `run/` record names this process). Entering
 /// the background and terminating flush the app's preferences to disk and
@@ -54,9 +54,9 @@ public final class AppRun {
     /// reason `watchdog timeout` and the code `0x8badf00d`. The launch code
     /// runs on a thread of its own so that the watchdog can give up on it.
     ///
-    /// - Throws: ``DeviceError/Code/appRunning`` if the app already runs
+    /// - Throws: ``DeviceErrorCode/appRunning`` if the app already runs
     ///   (here or in another process); `invalidTransition` unless not
-    ///   running; ``DeviceError/Code/watchdogTimeout`` when the watchdog
+    ///   running; ``DeviceErrorCode/watchdogTimeout`` when the watchdog
     ///   killed the app.
     public func launch(options: LaunchOptions = LaunchOptions()) throws {
         guard state == .notRunning else {

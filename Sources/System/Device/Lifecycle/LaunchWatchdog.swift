@@ -117,7 +117,7 @@ extension Device {
     /// Sets (nil: resets to 20 seconds) the launch watchdog's limit on this
     /// device, kept in `device.plist` for every later launch.
     ///
-    /// - Throws: ``DeviceError/Code/invalidSetting`` for a limit that is
+    /// - Throws: ``DeviceErrorCode/invalidSetting`` for a limit that is
     ///   not a positive number of seconds.
     public func setLaunchWatchdogLimit(_ seconds: TimeInterval?) throws {
         if let seconds, !(seconds > 0 && seconds.isFinite) {

@@ -43,7 +43,7 @@ extension Device {
     /// would on the app's behalf (`sandbox app migrate`); resumes an
     /// interrupted move. `progress` is called with each item done.
     ///
-    /// - Throws: ``DeviceError/Code/notInstalled``; ``MigrationError``.
+    /// - Throws: ``DeviceErrorCode/notInstalled``; ``MigrationError``.
     public func migrateDocuments(of bundleID: String, to destination: MigrationDestination,
                                  progress: (MigrationProgress) throws -> Void = { _ in }) throws -> MigrationReport {
         let container = try app(bundleID).dataContainer()

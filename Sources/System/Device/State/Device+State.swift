@@ -39,7 +39,7 @@ extension Device {
     /// conditions (``network`` is a new device's again). The identity,
     /// device secret and capacity stay.
     ///
-    /// - Throws: ``DeviceError/Code/appRunning`` while an app runs.
+    /// - Throws: ``DeviceErrorCode/appRunning`` while an app runs.
     public func erase() throws {
         try withDeviceLock {
             if let running = runningApps().first {

@@ -9,7 +9,7 @@ public enum TrampolineLocator {
     public static let name = "sandbox-confine"
 
     /// The trampoline to use.
-    /// - Throws: ``LaunchError`` ``LaunchError/Code-swift.enum/trampolineNotFound``.
+    /// - Throws: ``LaunchError`` ``LaunchErrorCode/trampolineNotFound``.
     public static func locate() throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         var candidates: [URL] = []
