@@ -172,6 +172,70 @@ import Testing
         #expect(try Self.streams(nested))
     }
 
+    /// A dictionary of 32 keys or more is checked for a repeated key as
+    /// bytes when every key is an ASCII string object, else as Swift
+    /// strings; both must find what the decoder finds.
+    @Test func wideKeySetsAgree() throws {
+        // The root: 40 keys (objects 1…40: "k0"…"k39") and one value (41);
+        // key `replaced` gets the object `bytes` instead.
+        func wide(_ replaced: Int? = nil, with bytes: [UInt8] = [], sameObjectTwice: Bool = false) -> Data {
+            var builder = BinaryPlistBuilder()
+            builder.offsetSize = 2
+            let keys = (1...40).map { UInt8(sameObjectTwice && $0 == 40 ? 1 : $0) }
+            _ = builder.add([0xDF, 0x10, 40] + keys + [UInt8](repeating: 41, count: 40))
+            for index in 0..<40 {
+                let text = Array("k\(index)".utf8)
+                _ = builder.add(index == replaced ? bytes : [0x50 | UInt8(text.count)] + text)
+            }
+            _ = builder.add([0x09])
+            return builder.build()
+        }
+        let cases: [(String, Data, streams: Bool?)] = [
+            ("40 distinct keys", wide(), true),
+            ("an ASCII key repeated", wide(39, with: [0x52] + Array("k3".utf8)), false),
+            ("one key object twice", wide(sameObjectTwice: true), false),
+            ("a UTF-16 key equal to an ASCII one", wide(39, with: [0x62, 0x00, 0x6B, 0x00, 0x33]), false),
+            ("a UTF-16 key of its own", wide(39, with: [0x62, 0x00, 0xE9, 0x00, 0x33]), true),
+            ("a control character in a key", wide(20, with: [0x52, 0x6B, 0x01]), nil),
+        ]
+        for (name, data, streams) in cases {
+            Self.expectSame(data, name)
+            if let streams { #expect(try Self.streams(data) == streams, "\(name)") }
+        }
+        // A root of 70,000 keys (counted on two threads) repeating one late.
+        let root = try PropertyListValue.dictionary(.init(uniqueKeysWithValues: (0..<70_000).map {
+            (String(format: "k%05d", $0), PropertyListValue.integer(PropertyListInteger(Int64($0))))
+        })).encoded(as: .binary)
+        #expect(try Self.streams(root))
+        var repeated = root
+        let late = try #require(repeated.range(of: Data("k69998".utf8)))
+        repeated.replaceSubrange(late, with: Data("k12345".utf8))
+        Self.expectSame(repeated, "70,000 keys, one repeated")
+        #expect(try !Self.streams(repeated))
+    }
+
+    /// Records (dictionaries sharing their key objects) reuse their key
+    /// elements: the same bytes, and the same errors in the same order.
+    @Test func recordsAgree() throws {
+        func records(_ count: Int, badValueAt bad: Int? = nil, badKey: Bool = false) throws -> Data {
+            let keys = ["name", "a<b & c>", badKey ? "tab\u{1}" : "id", "é", "when"]
+            return try PropertyListValue.array((0..<count).map { record in
+                .dictionary(.init(uniqueKeysWithValues: keys.enumerated().map { index, key -> (String, PropertyListValue) in
+                    switch index {
+                    case 0: return (key, .string(record == bad ? "bad \u{2}" : "r\(record)"))
+                    case 4: return (key, .date(Date(timeIntervalSinceReferenceDate: Double(record) * 1000.5)))
+                    default: return (key, .integer(PropertyListInteger(Int64(record * index - 7))))
+                    }
+                }))
+            }).encoded(as: .binary)
+        }
+        for count in [1, 50, 20_000] {
+            #expect(Self.expectSame(try records(count), "\(count) records"))
+            Self.expectSame(try records(count, badValueAt: count * 2 / 3), "\(count) records, a bad value")
+            Self.expectSame(try records(count, badKey: true), "\(count) records, a bad key")
+        }
+    }
+
     /// Documents of 65,536 objects or more are written on two threads.
     @Test func largeDocumentsWrittenInHalvesAgree() throws {
         let count = 40_000

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 extension BinaryPropertyListReader {
@@ -106,6 +107,13 @@ struct BinaryXMLStream: BinaryObjectArea {
     let layout: BinaryObjectLayout
     /// A UTF-16 string's UTF-8 bytes, reused.
     private var scratch: [UInt8] = []
+    /// The key elements (`<key>…</key>` and a newline, no indentation) of
+    /// the last dictionary written whole, for the next dictionary with the
+    /// same key objects in the same order (the records of a table): where
+    /// its key references lie, their number, the elements one after the
+    /// other and where each ends. A key's element depends only on its
+    /// object, and these were written without error.
+    private var lastKeys: (references: Int, count: Int, text: [UInt8], ends: [Int])?
 
     init(layout: BinaryObjectLayout) { self.layout = layout }
 
@@ -133,8 +141,52 @@ struct BinaryXMLStream: BinaryObjectArea {
             xml.tabs(indent)
             xml.output.append(isDictionary ? "</dict>\n" : "</array>\n")
         default:
+            if try emitScalar(at: at, marker: marker, indent: indent, &xml) { return }
             try xml.emit(decodeFixedSizeObject(at: at, marker: marker), indent: indent)
         }
+    }
+
+    /// Writes the common scalars (booleans, integers of 1 to 8 bytes, reals
+    /// of 8 bytes, dates the writer can spell) straight from the file's
+    /// bytes, as `XMLPlistEmitter.emit` writes their decoded values;
+    /// returns false, having written nothing, for anything else, which the
+    /// caller decodes (so every error is the decoder's or the writer's own).
+    @inline(__always)
+    private func emitScalar(at: Int, marker: UInt8, indent: Int, _ xml: inout XMLPlistEmitter) throws -> Bool {
+        switch marker {
+        case 0x08, 0x09:
+            xml.tabs(indent)
+            xml.output.append(marker == 0x09 ? "<true/>\n" : "<false/>\n")
+        case 0x10, 0x11, 0x12, 0x13:
+            let size = 1 << Int(marker & 0x0F)
+            try checkExtent(at + 1, size, object: at, "integer")
+            let raw = readUInt(at + 1, size)
+            xml.tabs(indent)
+            xml.output.append("<integer>")
+            // Eight bytes are signed, fewer unsigned (`decodeInteger`).
+            xml.output.appendDecimal(size == 8 ? PropertyListInteger(Int64(bitPattern: raw)) : PropertyListInteger(raw))
+            xml.output.append("</integer>\n")
+        case 0x23:
+            try checkExtent(at + 1, 8, object: at, "real")
+            xml.tabs(indent)
+            xml.output.append("<real>")
+            XMLPlistEmitter.appendReal(Double(bitPattern: readUInt(at + 1, 8)), to: &xml.output)
+            xml.output.append("</real>\n")
+        case 0x33:
+            try checkExtent(at + 1, 8, object: at, "date")
+            let seconds = Double(bitPattern: readUInt(at + 1, 8))
+            // Else decoded, for the decoder's or the writer's error.
+            guard GregorianDate.isRepresentable(seconds), GregorianDate.isRepresentable(seconds.rounded(.down)) else {
+                return false
+            }
+            xml.tabs(indent)
+            xml.output.append("<date>")
+            _ = XMLDateFormat.append(Date(timeIntervalSinceReferenceDate: seconds), to: &xml.output)
+            xml.output.append("</date>\n")
+        default:
+            return false
+        }
+        return true
     }
 
     /// Writes the children at offsets `range` of a container whose `count`
@@ -142,21 +194,49 @@ struct BinaryXMLStream: BinaryObjectArea {
     /// (key, then value), naming each in any error's key path.
     mutating func emitChildren(payload: Int, count: Int, isDictionary: Bool, _ range: Range<Int>, indent: Int,
                                _ xml: inout XMLPlistEmitter) throws {
-        for offset in range {
-            let child = try readReference(payload + (isDictionary ? count + offset : offset) * refSize)
-            guard isDictionary else {
+        guard isDictionary else {
+            for offset in range {
+                let child = try readReference(payload + offset * refSize)
                 try XMLPlistEmitter.within(String(offset)) { try emit(child, indent: indent, &xml) }
-                continue
             }
+            return
+        }
+        if let keys = lastKeys, keys.count == count,
+           RawMemory.bytesEqual(base + keys.references, base + payload, count: count * refSize) {
+            // The same key objects in the same order as the last dictionary
+            // written whole: their elements as written then.
+            try keys.text.withUnsafeBytes { text in
+                for offset in range {
+                    let child = try readReference(payload + (count + offset) * refSize)
+                    let key = try readReference(payload + offset * refSize)
+                    xml.tabs(indent)
+                    xml.output.append(UnsafeRawBufferPointer(rebasing: text[(offset == 0 ? 0 : keys.ends[offset - 1])..<keys.ends[offset]]))
+                    try XMLPlistEmitter.within(keyName(key)) { try emit(child, indent: indent, &xml) }
+                }
+            }
+            return
+        }
+        // A dictionary written whole keeps its key elements for the next.
+        let whole = range == 0..<count
+        var text: [UInt8] = []
+        var ends: [Int] = []
+        for offset in range {
+            let child = try readReference(payload + (count + offset) * refSize)
             let key = try readReference(payload + offset * refSize)
             xml.tabs(indent)
+            let keyStart = xml.output.count
             xml.output.append("<key>")
             try XMLPlistEmitter.writingKey({ keyName(key) }) {
                 try withUTF8(ofString: key) { try xml.appendEscaped(utf8: $0) }
             }
             xml.output.append("</key>\n")
+            if whole {
+                text.append(contentsOf: UnsafeRawBufferPointer(rebasing: xml.output.written[keyStart...]))
+                ends.append(text.count)
+            }
             try XMLPlistEmitter.within(keyName(key)) { try emit(child, indent: indent, &xml) }
         }
+        if whole { lastKeys = (payload, count, text, ends) }
     }
 
     /// Calls `body` with string object `index` as UTF-8: an ASCII string's

@@ -1,4 +1,5 @@
 import FileSystem
+import Foundation
 
 /// What the XML writer's census would count for the value of a binary
 /// property list, counted on the file's objects instead of a decoded tree
@@ -54,11 +55,16 @@ struct BinaryXMLCensus: BinaryObjectArea {
 
     /// The totals of object `index`.
     mutating func totals(of index: Int) throws -> Totals {
-        let stored = memo[index]
-        if stored >= 0 { return known[Int(stored)] }
         let at = try offset(of: index)
         let marker = base.load(fromByteOffset: at, as: UInt8.self)
         let low = marker & 0x0F
+        // Only containers are kept, so only they are looked up (a scalar's
+        // look-up would be a cache miss in a table of every object).
+        let kind = marker >> 4
+        if kind == 0xA || kind == 0xC || kind == 0xD {
+            let stored = memo[index]
+            if stored >= 0 { return known[Int(stored)] }
+        }
         if let container = try containerShare(at: at, marker: marker) {
             var result = container.own
             result.add(try childTotals(payload: container.payload, count: container.count,
@@ -82,31 +88,58 @@ struct BinaryXMLCensus: BinaryObjectArea {
 
     /// The totals of object `root`; when the file has many objects and the
     /// root is a container, its children (a dictionary's values) are
-    /// counted in two halves on two threads, each half with tables of its
-    /// own. Totals are sums, so they do not depend on the cut, and a key is
-    /// repeated when either half finds it.
+    /// counted on two threads, each with tables of its own, claiming runs
+    /// of children as it goes, while the first also counts the root's own
+    /// share (a large dictionary's key set, which would otherwise be counted
+    /// before the threads start). Totals are sums, so they do not depend on
+    /// the cut, and a key is repeated when either thread finds it. Of the
+    /// errors met, the root's own share's comes first, then the lowest run's.
     static func totals(ofRoot root: Int, layout: BinaryObjectLayout) throws -> (totals: Totals, repeatsAKey: Bool) {
         var front = BinaryXMLCensus(layout: layout)
         let at = try front.offset(of: root)
-        guard layout.objectCount >= XMLPropertyListWriter.parallelObjectThreshold,
-              let container = try front.containerShare(at: at, marker: front.base.load(fromByteOffset: at, as: UInt8.self)),
-              container.count >= 2 else {
+        let marker = front.base.load(fromByteOffset: at, as: UInt8.self)
+        let kind = marker >> 4
+        guard layout.objectCount >= XMLPropertyListWriter.parallelObjectThreshold, kind == 0xA || kind == 0xC || kind == 0xD else {
             return (try front.totals(of: root), front.repeatsAKey)
         }
-        let split = container.count / 2
-        let (first, second) = TwoThreads.run({
-            try front.childTotals(payload: container.payload, count: container.count, isDictionary: container.isDictionary, 0..<split)
-        }, {
+        let isDictionary = kind == 0xD
+        let (count, payload) = try front.containerExtent(at: at, low: marker & 0x0F, isDictionary: isDictionary)
+        guard count >= 2 else { return (try front.totals(of: root), front.repeatsAKey) }
+        let runs = CensusRuns(count: count)
+        // One thread's share: claims runs of the root's children until none is left.
+        func countRuns(_ census: inout BinaryXMLCensus) -> Totals {
+            var sum = Totals(objects: 0)
+            while let (run, range) = runs.claim() {
+                do {
+                    sum.add(try census.childTotals(payload: payload, count: count, isDictionary: isDictionary, range))
+                } catch {
+                    runs.fail(run, error)
+                }
+            }
+            return sum
+        }
+        let (first, second) = TwoThreads.run({ () -> (Totals, Totals?, Bool) in
+            var own: Totals?
+            do {
+                own = try front.containerShare(at: at, marker: marker)?.own
+            } catch {
+                runs.fail(-1, error)
+            }
+            let sum = countRuns(&front)
+            return (sum, own, front.repeatsAKey)
+        }, { () -> (Totals, Bool) in
             var back = BinaryXMLCensus(layout: layout)
-            let totals = try back.childTotals(payload: container.payload, count: container.count,
-                                              isDictionary: container.isDictionary, split..<container.count)
-            return (totals, back.repeatsAKey)
+            let sum = countRuns(&back)
+            return (sum, back.repeatsAKey)
         })
-        var result = container.own
-        result.add(try first.get())
-        let (rest, backRepeatsAKey) = try second.get()
-        result.add(rest)
-        return (result, front.repeatsAKey || backRepeatsAKey)
+        // Neither closure throws: failures are kept in `runs`.
+        let (frontSum, own, frontRepeatsAKey) = try first.get()
+        let (backSum, backRepeatsAKey) = try second.get()
+        if let failure = runs.failure { throw failure }
+        guard var result = own else { return (try front.totals(of: root), front.repeatsAKey) }
+        result.add(frontSum)
+        result.add(backSum)
+        return (result, frontRepeatsAKey || backRepeatsAKey)
     }
 
     /// A container's own share of the totals (itself, its tags and, for a
@@ -178,20 +211,75 @@ struct BinaryXMLCensus: BinaryObjectArea {
             return last.bytes
         }
         var bytes = 0
-        // Sized up front: a root of many keys would otherwise grow and
-        // rehash the set several times. Small ASCII keys (most keys) are
-        // Swift's small strings: no memory of their own. Equality is
-        // Swift's, as for the decoder's dictionary.
-        var strings = Set<String>(minimumCapacity: count)
-        var unique = true
         for offset in 0..<count {
-            let key = try readReference(payload + offset * refSize)
-            bytes = Totals.saturating(bytes, try utf8Count(ofString: key) + 3)
-            if unique, !strings.insert(try string(key)).inserted { unique = false }
+            bytes = Totals.saturating(bytes, try utf8Count(ofString: readReference(payload + offset * refSize)) + 3)
+        }
+        let unique: Bool
+        if count >= 32, let distinct = try asciiKeysAreDistinct(payload: payload, count: count) {
+            unique = distinct
+        } else {
+            // Sized up front: a dictionary of many keys would otherwise grow
+            // and rehash the set several times. Equality is Swift's, as for
+            // the decoder's dictionary.
+            var strings = Set<String>(minimumCapacity: count)
+            var distinct = true
+            for offset in 0..<count {
+                guard strings.insert(try string(readReference(payload + offset * refSize))).inserted else {
+                    distinct = false
+                    break
+                }
+            }
+            unique = distinct
         }
         if !unique { repeatsAKey = true }
         lastKeys = (payload, count, bytes, unique)
         return bytes
+    }
+}
+
+extension BinaryXMLCensus {
+    /// Whether the `count` keys whose references start at `payload` are
+    /// distinct, when every one is an ASCII string object; nil when some key
+    /// is stored as UTF-16 (the caller compares Swift strings then). Two
+    /// ASCII strings are equal as Swift strings exactly when their bytes
+    /// are (ASCII text has one canonical form), so the keys are compared as
+    /// bytes, in an open-addressed table hashed with `Hasher` (seeded per
+    /// process, as `Set`'s is), without making a string per key. Nil too
+    /// for an object area past 4 GiB (the table keeps 32-bit offsets).
+    fileprivate func asciiKeysAreDistinct(payload: Int, count: Int) throws -> Bool? {
+        // A slot holds a key's object offset (never 0: objects start at
+        // byte 8) under the high half of its hash; 0 while empty.
+        guard objectAreaEnd <= Int(UInt32.max) else { return nil }
+        var slots = 16
+        while slots < count + count / 2 { slots <<= 1 }
+        let mask = slots - 1
+        let table = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
+        table.initialize(repeating: 0, count: slots)
+        defer { table.deallocate() }
+        for position in 0..<count {
+            let at = try offset(of: readReference(payload + position * refSize))
+            let marker = base.load(fromByteOffset: at, as: UInt8.self)
+            guard marker >> 4 == 0x5 else { return nil }
+            let bytes = try asciiStringBytes(at: at, low: marker & 0x0F)
+            var hasher = Hasher()
+            hasher.combine(bytes: bytes)
+            let hash = UInt64(UInt(bitPattern: hasher.finalize()))
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while table[slot] != 0 {
+                let other = table[slot]
+                if other >> 32 == hash >> 32 {
+                    let otherAt = Int(truncatingIfNeeded: other & 0xFFFF_FFFF)
+                    let otherBytes = try asciiStringBytes(at: otherAt, low: base.load(fromByteOffset: otherAt, as: UInt8.self) & 0x0F)
+                    if otherBytes.count == bytes.count, bytes.count == 0
+                        || RawMemory.bytesEqual(otherBytes.baseAddress ?? base, bytes.baseAddress ?? base, count: bytes.count) {
+                        return false
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+            table[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(at)
+        }
+        return true
     }
 }
 
@@ -206,5 +294,40 @@ extension BinaryObjectArea {
             guard let start = buffer.baseAddress else { return 0 }
             return transcodeUTF16BigEndian(payload, units: units, into: start).written
         }
+    }
+}
+
+/// The runs of the root's children the census' two threads claim, in order,
+/// and the error of the lowest failing run (-1: the root's own share).
+/// `@unchecked Sendable`: every field is read and written under `lock`.
+private final class CensusRuns: @unchecked Sendable {
+    private let count: Int
+    private let runLength: Int
+    private let lock = NSLock()
+    private var next = 0
+    private var failedRun = Int.max
+    private(set) var failure: (any Error)?
+
+    init(count: Int) {
+        self.count = count
+        // About 64 runs: few enough that claiming costs nothing, many
+        // enough that the two threads end together.
+        runLength = max(count / 64, 1)
+    }
+
+    /// The next run's number and children, or nil when none is left.
+    func claim() -> (Int, Range<Int>)? {
+        lock.lock()
+        defer { lock.unlock() }
+        let start = next * runLength
+        guard start < count else { return nil }
+        next += 1
+        return (next - 1, start..<min(start + runLength, count))
+    }
+
+    func fail(_ run: Int, _ error: any Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        if run < failedRun { (failedRun, failure) = (run, error) }
     }
 }

@@ -119,9 +119,29 @@ struct ByteBuffer {
 
     @inline(__always) mutating func append(_ raw: UnsafeRawBufferPointer) {
         guard let source = raw.baseAddress, raw.count > 0 else { return }
-        reserve(raw.count)
-        (storage.base + storage.count).copyMemory(from: source, byteCount: raw.count)
-        storage.count += raw.count
+        let count = raw.count
+        reserve(count)
+        let target = storage.base + storage.count
+        // Short runs (tags, keys, numbers: most appends) copied with two
+        // overlapping loads and stores instead of a call to `memmove`.
+        if count >= 8, count <= 16 {
+            let head = source.loadUnaligned(as: UInt64.self)
+            let tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4, count < 8 {
+            let head = source.loadUnaligned(as: UInt32.self)
+            let tail = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        } else if count < 4 {
+            for index in 0..<count {
+                target.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+            }
+        } else {
+            target.copyMemory(from: source, byteCount: count)
+        }
+        storage.count += count
     }
 
     @inline(__always) mutating func append(_ string: StaticString) {
@@ -131,6 +151,14 @@ struct ByteBuffer {
     /// Appends `count` copies of `byte`.
     @inline(__always) mutating func append(repeating byte: UInt8, count: Int) {
         guard count > 0 else { return }
+        if count <= 8 {
+            // One store (indentation: a few tabs) instead of a call to `memset`;
+            // the bytes past `count` are in the reserved room and not counted.
+            reserve(8)
+            (storage.base + storage.count).storeBytes(of: UInt64(byte) &* 0x0101_0101_0101_0101, as: UInt64.self)
+            storage.count += count
+            return
+        }
         reserve(count)
         (storage.base + storage.count).initializeMemory(as: UInt8.self, repeating: byte, count: count)
         storage.count += count
