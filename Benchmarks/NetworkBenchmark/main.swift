@@ -202,16 +202,20 @@ for index in 0..<10_000 {
     try manifest.record(CachedResource(path: path, url: "http://example.invalid/\(index)", size: 64, sha256: "", fetchedAt: 0,
                                        inode: Int64(info.inode), modifiedNanoseconds: info.modificationNanoseconds))
 }
-var checks: [Double] = [], checkCPU: [Double] = []
+var checks: [Double] = [], checkCPU: [Double] = [], checkProcessCPU: [Double] = []
 for _ in 0..<20 {
-    let start = now(), cpu = threadCPU()
+    // The check may split its look at the disk between threads: the
+    // process's CPU time counts them all, the calling thread's only its own.
+    let start = now(), cpu = threadCPU(), processStart = processCPU(RUSAGE_SELF.rawValue)
     let report = try manifest.check()
     checkCPU.append(threadCPU() - cpu)
+    checkProcessCPU.append(processCPU(RUSAGE_SELF.rawValue) - processStart)
     checks.append(now() - start)
     guard report.healthy == 10_000 else { print("check saw \(report.problems.count) problems"); exit(1) }
 }
-print(String(format: "RESULT launch check of 10,000 entries: wall median %.2f ms, best %.2f ms; CPU median %.2f ms, best %.2f ms",
-             median(checks) * 1000, checks.min()! * 1000, median(checkCPU) * 1000, checkCPU.min()! * 1000))
+print(String(format: "RESULT launch check of 10,000 entries: wall median %.2f ms, best %.2f ms; CPU median %.2f ms, best %.2f ms; process CPU median %.2f ms",
+             median(checks) * 1000, checks.min()! * 1000, median(checkCPU) * 1000, checkCPU.min()! * 1000,
+             median(checkProcessCPU) * 1000) + "; load " + loadAverage())
 
 if checkOnly { await downloader.shutdown(); kill(server.processIdentifier, SIGTERM); server.waitUntilExit(); exit(0) }
 

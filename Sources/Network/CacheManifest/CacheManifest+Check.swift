@@ -1,7 +1,8 @@
 import Container
+import Dispatch
 import Foundation
-import FileSystem
 import GRDB
+import Synchronization
 
 /// The launch check: the manifest against the disk, in one pass.
 extension CacheManifest {
@@ -9,66 +10,39 @@ extension CacheManifest {
     /// that differs, or an inode or modification time that differs (the
     /// file was rewritten: ``CacheProblem/Reason/changed``). It reads the
     /// entries once and lists the cache directories once; it hashes
-    /// nothing (``verify(progress:)`` does).
+    /// nothing (``verify(progress:)`` does). The directories are split
+    /// between the available cores; the report is in path order whatever
+    /// the split.
     public func check() throws(CacheManifestError) -> CacheCheckReport {
-        // The URL is read only for the entries that have a problem. Paths
-        // are cut at their last slash once, in UTF-8 offsets: Character
-        // indexing of every path (grapheme breaking) cost as much as the
-        // 10,000 `fstatat` calls.
-        struct Entry { var path: String; var slash: Int; var size: Int64; var inode: Int64; var modified: Int64 }
-        // Sorted by path, so the entries of one directory come together and
-        // each directory is opened once.
-        let entries: [Entry] = try read("read the entries") { db in
-            var entries: [Entry] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, inode, modifiedNanoseconds FROM resource ORDER BY path")
-            while let row = try rows.next() {
-                let path: String = row[0]
-                entries.append(Entry(path: path, slash: Self.lastSlash(in: path), size: row[1], inode: row[2], modified: row[3]))
-            }
-            return entries
+        // Paths stay bytes in one buffer; a String is made for a directory
+        // and for a reported path only. Character indexing of every path
+        // (grapheme breaking), then a String per path and per name, cost as
+        // much as the `fstatat` calls.
+        let rows: CheckRows = try read("read the entries") { db in try CheckRows(db) }
+        if let misplaced = rows.firstMisplaced {
+            throw CacheManifestError(.invalidPath, path: rows.path(rows.entries[misplaced]),
+                                     "a cached file lives under Library/Caches or \(Self.pinnedDirectory)")
         }
-        for entry in entries { try Self.checkPlace(of: entry.path) }
-        var report = CacheCheckReport(checked: entries.count)
+        var groups: [Range<Int>] = []
         var index = 0
-        while index < entries.count {
-            let first = entries[index]
-            let parent = first.path.utf8.prefix(max(first.slash, 0))
-            var end = index + 1
-            while end < entries.count, entries[end].slash == first.slash,
-                  entries[end].path.utf8.prefix(max(first.slash, 0)).elementsEqual(parent) { end += 1 }
-            let group = entries[index..<end]
-            let parentPath = String(Substring(parent))
-            do {
-                try container.withDirectory(parentPath) { directory in
-                    for entry in group {
-                        let name = String(Substring(entry.path.utf8.dropFirst(entry.slash + 1)))
-                        // lstat beneath the held directory: a link is
-                        // reported as a link, never followed.
-                        let status = try? directory?.statusIfPresent(of: name)
-                        let reason: CacheProblem.Reason?
-                        var found: Int64?
-                        if let status = status ?? nil {
-                            found = Int64(status.size)
-                            reason = !status.isRegularFile ? .notAFile
-                                : found != entry.size ? .truncated
-                                : Int64(status.inode) != entry.inode || status.modificationNanoseconds != entry.modified ? .changed
-                                : nil
-                        } else {
-                            reason = .missing
-                        }
-                        if let reason {
-                            report.problems.append(CacheProblem(path: entry.path, url: "", reason: reason,
-                                                                expectedSize: entry.size, foundSize: reason == .missing ? nil : found))
-                        } else {
-                            report.healthy += 1
-                            report.healthyBytes += entry.size
-                        }
-                    }
-                }
-            } catch {
-                throw CacheManifestError(.file, path: parentPath, "cannot list: \(error)")
-            }
+        while index < rows.entries.count {
+            let end = rows.groupEnd(from: index)
+            groups.append(index..<end)
             index = end
+        }
+        let passes = Self.lookInParallel(rows, groups: groups, container: container)
+        var report = CacheCheckReport(checked: rows.entries.count)
+        for pass in passes {
+            if let failure = pass.failure {
+                throw CacheManifestError(.file, path: failure.directory, "cannot list: \(failure.reason)")
+            }
+            report.healthy += pass.healthy
+            report.healthyBytes += pass.healthyBytes
+            for finding in pass.findings {
+                let entry = rows.entries[finding.entry]
+                report.problems.append(CacheProblem(path: rows.path(entry), url: "", reason: finding.reason,
+                                                    expectedSize: entry.size, foundSize: finding.foundSize))
+            }
         }
         if !report.problems.isEmpty {
             let urls: [String: String] = try read("read the URLs") { db in
@@ -81,26 +55,43 @@ extension CacheManifest {
         return report
     }
 
-    /// The UTF-8 offset of a path's last slash, -1 when it has none.
-    static func lastSlash(in path: String) -> Int {
-        var offset = -1
-        for (index, byte) in path.utf8.enumerated() where byte == UInt8(ascii: "/") { offset = index }
-        return offset
+    /// The groups cut into one consecutive run per available core, of about
+    /// as many entries each, looked at on separate threads. 74 % of a
+    /// single-threaded check was in the kernel (path lookups, which do not
+    /// lock one another in different names), so two cores nearly halve it.
+    /// The passes come back in the runs' order, which is path order.
+    static func lookInParallel(_ rows: CheckRows, groups: [Range<Int>], container: AppContainer) -> [CheckPass] {
+        let runs = splitIntoRuns(groups, count: min(ProcessInfo.processInfo.activeProcessorCount, groups.count))
+        guard runs.count > 1 else { return runs.map { CheckPass(rows, groups: groups[$0], container: container) } }
+        // Each run stores its pass once, at its end: two lock operations in all.
+        let passes = Mutex([CheckPass](repeating: CheckPass(), count: runs.count))
+        DispatchQueue.concurrentPerform(iterations: runs.count) { run in
+            let pass = CheckPass(rows, groups: groups[runs[run]], container: container)
+            passes.withLock { $0[run] = pass }
+        }
+        return passes.withLock { $0 }
     }
 
-    /// A recorded file lives under Caches or the pinned directory; anything
-    /// else in the manifest is refused rather than looked at.
-    static func checkPlace(of path: String) throws(CacheManifestError) {
-        guard path.hasPrefix(ContainerDirectory.caches.relativePath + "/") || path.hasPrefix(pinnedDirectory + "/"),
-              !hasParentComponent(path) else {
-            throw CacheManifestError(.invalidPath, path: path, "a cached file lives under Library/Caches or \(pinnedDirectory)")
+    /// Consecutive runs of `groups`, `count` of them at most, each ending
+    /// where the entries before it reach their share of the total.
+    static func splitIntoRuns(_ groups: [Range<Int>], count: Int) -> [Range<Int>] {
+        guard count > 1, let total = groups.last?.upperBound else { return groups.isEmpty ? [] : [0..<groups.count] }
+        var runs: [Range<Int>] = []
+        var start = 0
+        for (index, group) in groups.enumerated() where runs.count < count - 1 {
+            if group.upperBound * count >= total * (runs.count + 1) {
+                runs.append(start..<index + 1)
+                start = index + 1
+            }
         }
+        if start < groups.count { runs.append(start..<groups.count) }
+        return runs
     }
 
     /// Whether a `/`-separated path has a `..` component, read byte by byte.
-    static func hasParentComponent(_ path: String) -> Bool {
+    static func hasParentComponent(_ path: some Sequence<UInt8>) -> Bool {
         var componentLength = 0, dots = 0
-        for byte in path.utf8 {
+        for byte in path {
             if byte == UInt8(ascii: "/") {
                 if componentLength == 2 && dots == 2 { return true }
                 componentLength = 0; dots = 0

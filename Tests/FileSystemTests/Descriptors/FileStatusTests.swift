@@ -16,6 +16,28 @@ import Testing
         #expect(try scratch.directory.statusIfPresent(of: "missing") == nil)
     }
 
+    @Test func statusByNameBytesLooksAtTheNamedFileOnly() throws {
+        let scratch = try Scratch()
+        try scratch.write("12345", to: "file")
+        try scratch.link("link", to: "file")
+        // Names cut out of a longer buffer: the bytes after a name are not
+        // part of it.
+        let buffer = Array("filelink\u{0}x".utf8)
+        try buffer.withUnsafeBufferPointer { bytes in
+            let file = try scratch.directory.statusIfPresent(ofNameBytes: UnsafeBufferPointer(rebasing: bytes[0..<4]))
+            #expect(file?.isRegularFile == true && file?.size == 5)
+            let link = try scratch.directory.statusIfPresent(ofNameBytes: UnsafeBufferPointer(rebasing: bytes[4..<8]))
+            #expect(link?.isSymbolicLink == true)
+            #expect(try scratch.directory.statusIfPresent(ofNameBytes: UnsafeBufferPointer(rebasing: bytes[0..<3])) == nil)
+            do {
+                _ = try scratch.directory.statusIfPresent(ofNameBytes: UnsafeBufferPointer(rebasing: bytes[4..<10]))
+                Issue.record("a name with a NUL byte was looked up")
+            } catch {
+                #expect((error as? FileSystemError)?.errno == .invalidArgument)
+            }
+        }
+    }
+
     @Test func failuresAreClassified() throws {
         let scratch = try Scratch()
         do { _ = try scratch.directory.open("missing", .readOnly); Issue.record("opened") } catch {

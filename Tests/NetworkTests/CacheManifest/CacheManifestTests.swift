@@ -79,6 +79,56 @@ struct CacheManifestTests {
         #expect(report.healthy == paths.count - 2)
     }
 
+    @Test("problems spread over many directories are reported in path order, each kind found in each part of the split")
+    func problemsInPathOrder() throws {
+        let (_, container) = try makeContainer()
+        let manifest = try CacheManifest(container: container)
+        // 60 directories of 5 files, and a pinned file that sorts before
+        // them all: the check splits the directories between the cores, so
+        // the problems below fall in every part.
+        var paths = ["Library/Application Support/Pinned/kept"]
+        for directory in 0..<60 {
+            paths += (0..<5).map { "Library/Caches/spread/d\(directory < 10 ? "0" : "")\(directory)/f\($0)" }
+        }
+        for path in paths {
+            try container.createDirectory(String(path[..<path.lastIndex(of: "/")!]))
+            try container.writeAtomically(Data(path.utf8), to: path, durability: .none)
+            let info = try container.attributes(path)
+            try manifest.record(CachedResource(path: path, url: "http://example.invalid/" + path, size: Int64(path.utf8.count),
+                                               sha256: "", fetchedAt: 0, inode: Int64(info.inode),
+                                               modifiedNanoseconds: info.modificationNanoseconds))
+        }
+        var expected: [CacheProblem] = []
+        func problem(_ path: String, _ reason: CacheProblem.Reason, found: Int?) {
+            expected.append(CacheProblem(path: path, url: "http://example.invalid/" + path, reason: reason,
+                                         expectedSize: Int64(path.utf8.count), foundSize: found.map(Int64.init)))
+        }
+        // Listed out of order on purpose; the report must sort them.
+        for directory in ["d57", "d03", "d31", "d29"] {
+            let base = "Library/Caches/spread/" + directory + "/"
+            try container.removeItem(base + "f1")
+            try FileManager.default.createSymbolicLink(atPath: container.url(forRelativePath: base + "f1").path,
+                                                       withDestinationPath: "f0")
+            problem(base + "f1", .notAFile, found: 2)
+            try container.removeItem(base + "f2")
+            problem(base + "f2", .missing, found: nil)
+            try container.writeAtomically(Data("short".utf8), to: base + "f3", durability: .none)
+            problem(base + "f3", .truncated, found: 5)
+            try container.writeAtomically(Data((base + "f4").utf8), to: base + "f4", durability: .none)
+            problem(base + "f4", .changed, found: (base + "f4").utf8.count)
+        }
+        try container.removeItem("Library/Application Support/Pinned/kept")
+        problem("Library/Application Support/Pinned/kept", .missing, found: nil)
+        expected.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+
+        let report = try manifest.check()
+        #expect(report.problems == expected)
+        #expect(report.checked == paths.count && report.healthy == paths.count - expected.count)
+        let recordedBytes: Int64 = paths.map { Int64($0.utf8.count) }.reduce(0, +)
+        let problemBytes: Int64 = expected.map(\.expectedSize).reduce(0, +)
+        #expect(report.healthyBytes == recordedBytes - problemBytes)
+    }
+
     @Test("forgetting is idempotent")
     func forgetTwice() throws {
         let (_, container) = try makeContainer()
