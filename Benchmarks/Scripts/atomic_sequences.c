@@ -44,9 +44,22 @@ static void linked_temporary(void) {
     close(fd);
 }
 
+/* .tmpx exchanged with data.bin, the old file held (O_PATH) across its unlink
+ * and the directory flush; the clock stops before the hold is let go. */
+static double exchange_held(double start) {
+    renameat2(directory, ".tmpx", directory, "data.bin", RENAME_EXCHANGE);
+    int old = openat(directory, ".tmpx", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    unlinkat(directory, ".tmpx", 0);
+    fsync(directory);
+    double elapsed = microseconds() - start;
+    close(old);
+    return elapsed;
+}
+
 static double replace(int sequence) {
     double start = microseconds(), elapsed;
     int fd, old;
+    char path[64];
     switch (sequence) {
     case 0: /* Foundation's Data.write(.atomic): one flush, the rename is not made durable. */
         fd = flushed_temporary();
@@ -87,13 +100,16 @@ static double replace(int sequence) {
         return elapsed;
     case 7: /* As 5, holding the old file open (O_PATH) across its unlink; its release is off the clock. */
         linked_temporary();
-        renameat2(directory, ".tmpx", directory, "data.bin", RENAME_EXCHANGE);
-        old = openat(directory, ".tmpx", O_PATH | O_NOFOLLOW | O_CLOEXEC);
-        unlinkat(directory, ".tmpx", 0);
-        fsync(directory);
-        elapsed = microseconds() - start;
-        close(old);
-        return elapsed;
+        return exchange_held(start);
+    case 8: /* As 7, but the unnamed file linked before it is written (so a failed link could still
+               fall back before any byte is written): its flush then pays for the new entry again. */
+        fd = openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        linkat(AT_FDCWD, path, directory, ".tmpx", AT_SYMLINK_FOLLOW);
+        write(fd, contents, sizeof contents);
+        fsync(fd);
+        close(fd);
+        return exchange_held(start);
     case 3:
     default: /* An unnamed file (its flush writes no directory entry), linked, then exchanged. */
         linked_temporary();
@@ -124,12 +140,13 @@ int main(int argc, char **argv) {
     write(fd, contents, sizeof contents);
     close(fd);
     int calls = argc > 2 ? atoi(argv[2]) : 300;
-    enum { sequences = 8 };
+    enum { sequences = 9 };
     static const char *names[sequences] = {
         "Foundation order (1 flush)", "ours today (2 flushes)",
         "exchange, unlink off the clock", "O_TMPFILE+link+exchange, unlink off",
         "exchange, unlink on the clock", "O_TMPFILE+link+exchange, unlink on",
-        "ours, old file held, released off", "O_TMPFILE+exchange, unlink on, held"};
+        "ours, old file held, released off", "O_TMPFILE+exchange, unlink on, held",
+        "O_TMPFILE linked first, held"};
     double *times = malloc(sizeof(double) * calls * sequences);
     for (int call = 0; call < calls; call++)
         for (int sequence = 0; sequence < sequences; sequence++)
