@@ -32,8 +32,11 @@ import Testing
                                           ["loop", fixture.device.root.path, versionOne.path, versionTwo.path, other.path],
                                           output: pipe)
             // Wait for "ready" (start-up and recovery are over, however slow
-            // the machine), then kill somewhere in the next few operations.
-            _ = pipe.fileHandleForReading.availableData
+            // the machine) and for 0 to 3 finished operations, then kill
+            // somewhere in the next few. Counting operations rather than
+            // only sleeping is what makes every phase of the loop reachable
+            // on a loaded machine, where 80 ms may not finish even one.
+            try Self.waitForLines(1 + Int.random(in: 0...3), from: pipe.fileHandleForReading)
             LibC.sleep(microseconds: UInt32.random(in: 0...80_000))
             LibC.kill(worker.processIdentifier)
             worker.waitUntilExit()
@@ -70,5 +73,18 @@ import Testing
         #expect(otherStates.count == 2)
         #expect(interrupted > 0, "no kill landed inside an operation")
         print("device crash test: \(Self.kills) kills, \(interrupted) inside an operation")
+    }
+
+    /// The worker ended its output before printing what was waited for.
+    struct WorkerStopped: Error {}
+
+    /// Reads the worker's output until it has printed `count` lines.
+    static func waitForLines(_ count: Int, from output: FileHandle) throws {
+        var lines = 0
+        while lines < count {
+            let chunk = output.availableData
+            if chunk.isEmpty { throw WorkerStopped() }  // end of file: the worker exited
+            lines += chunk.filter { $0 == UInt8(ascii: "\n") }.count
+        }
     }
 }

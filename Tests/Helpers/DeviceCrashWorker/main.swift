@@ -4,6 +4,7 @@
 //   device-crash-worker loop <device> <bundle v1> <bundle v2> <other bundle>
 //       Forever: update the app to v2, install the other app, update back
 //       to v1, uninstall the other app (each skipped if already done).
+//       Prints "ready" once it is open, then "done" after each operation.
 import Device
 import Foundation
 
@@ -23,13 +24,19 @@ do {
     let device = try Device.open(at: URL(fileURLWithPath: arguments[2]))
     // Tell the test that start-up is over, so its kill lands in the loop.
     FileHandle.standardOutput.write(Data("ready\n".utf8))
+    // "done" after each operation lets the test wait out a number of them
+    // before its random delay, so its kills reach every phase of the loop
+    // however slow the machine is.
+    let done = Data("done\n".utf8)
     while true {
         try device.update(bundleAt: try device.app("com.example.notes").version == "1" ? versionTwo : versionOne)
+        FileHandle.standardOutput.write(done)
         if try device.installedBundleIDs().contains("com.example.other") {
             try device.uninstall("com.example.other", keychainPolicy: .delete)
         } else {
             try device.install(bundleAt: other)
         }
+        FileHandle.standardOutput.write(done)
     }
 } catch {
     fail("device-crash-worker: \(error)")
