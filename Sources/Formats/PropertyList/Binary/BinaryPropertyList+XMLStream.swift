@@ -156,22 +156,18 @@ struct BinaryXMLStream: BinaryObjectArea {
         switch marker {
         case 0x08, 0x09:
             xml.tabs(indent)
-            xml.output.append(marker == 0x09 ? "<true/>\n" : "<false/>\n")
+            xml.appendBoolElement(marker == 0x09)
         case 0x10, 0x11, 0x12, 0x13:
             let size = 1 << Int(marker & 0x0F)
             try checkExtent(at + 1, size, object: at, "integer")
             let raw = readUInt(at + 1, size)
             xml.tabs(indent)
-            xml.output.append("<integer>")
             // Eight bytes are signed, fewer unsigned (`decodeInteger`).
-            xml.output.appendDecimal(size == 8 ? PropertyListInteger(Int64(bitPattern: raw)) : PropertyListInteger(raw))
-            xml.output.append("</integer>\n")
+            xml.appendIntegerElement(size == 8 ? PropertyListInteger(Int64(bitPattern: raw)) : PropertyListInteger(raw))
         case 0x23:
             try checkExtent(at + 1, 8, object: at, "real")
             xml.tabs(indent)
-            xml.output.append("<real>")
-            XMLPlistEmitter.appendReal(Double(bitPattern: readUInt(at + 1, 8)), to: &xml.output)
-            xml.output.append("</real>\n")
+            xml.appendRealElement(Double(bitPattern: readUInt(at + 1, 8)))
         case 0x33:
             try checkExtent(at + 1, 8, object: at, "date")
             let seconds = Double(bitPattern: readUInt(at + 1, 8))
@@ -180,9 +176,8 @@ struct BinaryXMLStream: BinaryObjectArea {
                 return false
             }
             xml.tabs(indent)
-            xml.output.append("<date>")
-            _ = XMLDateFormat.append(Date(timeIntervalSinceReferenceDate: seconds), to: &xml.output)
-            xml.output.append("</date>\n")
+            // Representable, so the element is always whole.
+            _ = xml.appendDateElement(Date(timeIntervalSinceReferenceDate: seconds))
         default:
             return false
         }

@@ -128,25 +128,17 @@ struct XMLPlistEmitter {
             var string = string
             try string.withUTF8 { try appendStringElement(utf8: $0) }
         case .integer(let integer):
-            output.append("<integer>")
-            output.appendDecimal(integer)
-            output.append("</integer>\n")
+            appendIntegerElement(integer)
         case .real(let real):
-            output.append("<real>")
-            Self.appendReal(real, to: &output)
-            output.append("</real>\n")
+            appendRealElement(real)
         case .float(let real):
-            output.append("<real>")
-            Self.appendReal(Double(real), to: &output)
-            output.append("</real>\n")
+            appendRealElement(Double(real))
         case .bool(let flag):
-            output.append(flag ? "<true/>\n" : "<false/>\n")
+            appendBoolElement(flag)
         case .date(let date):
-            output.append("<date>")
-            guard XMLDateFormat.append(date, to: &output) else {
+            guard appendDateElement(date) else {
                 throw failure("date \(date.timeIntervalSinceReferenceDate) has no calendar form")
             }
-            output.append("</date>\n")
         case .data(let data):
             data.withUnsafeBytes { appendDataElement($0, indent: indent) }
         case .uid(let uid):
@@ -180,6 +172,39 @@ struct XMLPlistEmitter {
             tabs(indent)
             output.append("</dict>\n")
         }
+    }
+
+    // The scalar elements, each with its newline, the writer after the
+    // indent: written from decoded values by `emit` and from a binary
+    // file's bytes by the streaming converter, spelled here once.
+
+    @inline(__always)
+    mutating func appendIntegerElement(_ integer: PropertyListInteger) {
+        output.append("<integer>")
+        output.appendDecimal(integer)
+        output.append("</integer>\n")
+    }
+
+    @inline(__always)
+    mutating func appendRealElement(_ real: Double) {
+        output.append("<real>")
+        Self.appendReal(real, to: &output)
+        output.append("</real>\n")
+    }
+
+    @inline(__always)
+    mutating func appendBoolElement(_ flag: Bool) {
+        output.append(flag ? "<true/>\n" : "<false/>\n")
+    }
+
+    /// False, with the element unfinished, when the date has no calendar
+    /// form; the caller fails the whole document then.
+    @inline(__always)
+    mutating func appendDateElement(_ date: Date) -> Bool {
+        output.append("<date>")
+        guard XMLDateFormat.append(date, to: &output) else { return false }
+        output.append("</date>\n")
+        return true
     }
 
     /// `<string>…</string>` and a newline, the reader after the indent.
