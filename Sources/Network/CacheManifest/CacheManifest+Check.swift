@@ -87,19 +87,4 @@ extension CacheManifest {
         if start < groups.count { runs.append(start..<groups.count) }
         return runs
     }
-
-    /// Whether a `/`-separated path has a `..` component, read byte by byte.
-    static func hasParentComponent(_ path: some Sequence<UInt8>) -> Bool {
-        var componentLength = 0, dots = 0
-        for byte in path {
-            if byte == UInt8(ascii: "/") {
-                if componentLength == 2 && dots == 2 { return true }
-                componentLength = 0; dots = 0
-            } else {
-                componentLength += 1
-                if byte == UInt8(ascii: ".") { dots += 1 }
-            }
-        }
-        return componentLength == 2 && dots == 2
-    }
 }

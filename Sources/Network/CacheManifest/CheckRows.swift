@@ -81,6 +81,21 @@ struct CheckRows: Sendable {
     /// `..` component; anything else in the manifest is refused rather than
     /// looked at.
     static func isOwnedPlace(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
-        (path.starts(with: cachesPrefix) || path.starts(with: pinnedPrefix)) && !CacheManifest.hasParentComponent(path)
+        (path.starts(with: cachesPrefix) || path.starts(with: pinnedPrefix)) && !hasParentComponent(path)
+    }
+
+    /// Whether a `/`-separated path has a `..` component, read byte by byte.
+    static func hasParentComponent(_ path: some Sequence<UInt8>) -> Bool {
+        var componentLength = 0, dots = 0
+        for byte in path {
+            if byte == UInt8(ascii: "/") {
+                if componentLength == 2 && dots == 2 { return true }
+                componentLength = 0; dots = 0
+            } else {
+                componentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return componentLength == 2 && dots == 2
     }
 }
