@@ -63,6 +63,32 @@ enum Plain {
         #endif
     }
 
+    /// atomic_sequences.c's sequence (2), the best that is also safe on a
+    /// file system without a journal: a named temporary file written and
+    /// flushed (its flush writes its link count and its entry), exchanged
+    /// with `name`, `fsync(dir)`; the old file is left under `.plain.tmp`
+    /// for ``removeExchanged(_:)``, off the clock. (Sequence 3 flushes the
+    /// unnamed file before it has a link, so its link count of one reaches
+    /// the disk only by writeback on such a file system: until then a power
+    /// loss leaves `name` on an inode with no links, neither file.)
+    static func replaceExchangingNamed(_ directory: Int32, _ name: String, _ bytes: [UInt8]) -> Bool {
+        #if os(Linux)
+        let fd = openat(directory, ".plain.tmp", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let flushed = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, flushed,
+              plain_renameat2(directory, ".plain.tmp", directory, name, plainRenameExchange) == 0 else {
+            _ = unlinkat(directory, ".plain.tmp", 0)
+            return false
+        }
+        return fsync(directory) == 0
+        #else
+        return false
+        #endif
+    }
+
     /// Unlinks what ``replaceExchanging(_:_:_:)`` left under `.plain.tmp`.
     static func removeExchanged(_ directory: Int32) {
         _ = unlinkat(directory, ".plain.tmp", 0)
