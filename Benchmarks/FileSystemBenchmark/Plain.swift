@@ -53,11 +53,7 @@ enum Plain {
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         guard written == bytes.count, fsync(fd) == 0,
               linkat(AT_FDCWD, "/proc/self/fd/\(fd)", directory, ".plain.tmp", AT_SYMLINK_FOLLOW) == 0 else { return false }
-        guard plain_renameat2(directory, ".plain.tmp", directory, name, plainRenameExchange) == 0 else {
-            _ = unlinkat(directory, ".plain.tmp", 0)
-            return false
-        }
-        return fsync(directory) == 0
+        return exchangeAndFlush(directory, name)
         #else
         return false
         #endif
@@ -78,16 +74,27 @@ enum Plain {
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let flushed = fsync(fd) == 0
         close(fd)
-        guard written == bytes.count, flushed,
-              plain_renameat2(directory, ".plain.tmp", directory, name, plainRenameExchange) == 0 else {
+        guard written == bytes.count, flushed else {
             _ = unlinkat(directory, ".plain.tmp", 0)
             return false
         }
-        return fsync(directory) == 0
+        return exchangeAndFlush(directory, name)
         #else
         return false
         #endif
     }
+
+    #if os(Linux)
+    /// The two exchanging sequences' end: `.plain.tmp` and `name` swapped,
+    /// then `fsync(dir)`.
+    private static func exchangeAndFlush(_ directory: Int32, _ name: String) -> Bool {
+        guard plain_renameat2(directory, ".plain.tmp", directory, name, plainRenameExchange) == 0 else {
+            _ = unlinkat(directory, ".plain.tmp", 0)
+            return false
+        }
+        return fsync(directory) == 0
+    }
+    #endif
 
     /// Unlinks what ``replaceExchanging(_:_:_:)`` left under `.plain.tmp`.
     static func removeExchanged(_ directory: Int32) {
