@@ -93,6 +93,12 @@ extension FileDescriptor {
                 }
             }
         }
+        // A named temporary file, not an unnamed one (`O_TMPFILE`) linked
+        // after its flush: on ext4 without a journal the link count of an
+        // unnamed file reaches the disk only by writeback, and a power loss
+        // before it leaves `name` on an inode with no links (neither file).
+        // Flushing it again after the link costs a third flush (see
+        // docs/PERFORMANCE.md and Benchmarks/Scripts/atomic_sequences.c).
         var temporary = ""
         var file: FileDescriptor?
         for _ in 0..<8 {
