@@ -4,7 +4,7 @@ import Foundation
 import MobileBackup
 
 /// `sandbox backup create`: backs a device up, incrementally.
-struct BackupCreateCommand: ParsableCommand {
+struct BackupCreateCommand: ParsableCommand, JSONOrTextOutput {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Back a device up into <dir>/<UDID> (default $SANDBOX_HOME/backups), incrementally.",
@@ -33,12 +33,8 @@ struct BackupCreateCommand: ParsableCommand {
             let summary = try target.backUp(to: directory.map { URL(fileURLWithPath: $0) } ?? SandboxHome().backups,
                                             password: password) { bar.set(fraction: $0.completedBytes, of: $0.totalBytes) }
             bar.finish()
-            if json {
-                try JSONOutput.print(BackupJSON.Created(summary))
-                return
-            }
             let kind = summary.isIncremental ? "incremental" : "full"
-            try CommandRunner.print("""
+            try output(json: BackupJSON.Created(summary), text: """
                 Backed up \(target.identity.name) (\(target.identity.udid)) to \(summary.directory.path)
                 \(kind), \(summary.isEncrypted ? "encrypted" : "not encrypted"): \(summary.files) files, \
                 \(summary.directories) directories, \(summary.symbolicLinks) links; \(summary.payloadsCopied) copied \

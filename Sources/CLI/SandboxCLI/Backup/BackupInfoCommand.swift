@@ -20,31 +20,33 @@ struct BackupInfoCommand: ParsableCommand {
                 domains = BackupJSON.domains(try BackupReader(directory: directory, password: options.password))
             }
             let result = BackupJSON.Info(backup: BackupJSON.Summary(info, path: directory), domains: domains)
-            if options.json {
-                try JSONOutput.print(result)
-                return
-            }
-            let summary = result.backup
-            var lines = [
-                "Backup:     \(summary.path)",
-                "Device:     \(summary.device.name) (\(summary.device.productType), iOS \(summary.device.productVersion))",
-                "UDID:       \(summary.device.udid)",
-                "Date:       \(summary.date.map { ISO8601DateFormatter().string(from: $0) } ?? "unknown")",
-                "Encrypted:  \(summary.encrypted ? "yes" : "no")",
-                "State:      \(summary.snapshotState ?? "no Status.plist")\(summary.fullBackup.map { $0 ? ", full" : ", incremental" } ?? "")",
-                "Written by: \(summary.writtenBySandbox ? "Sandbox" : "another host (iTunes, Finder or a tool)")",
-                "Apps:       \(summary.applications.isEmpty ? "none listed" : summary.applications.joined(separator: ", "))",
-            ]
-            if let domains {
-                lines.append("Domains:")
-                for domain in domains {
-                    lines.append("  \(domain.domain): \(domain.files) files, \(domain.directories) directories, "
-                                 + "\(domain.symbolicLinks) links, \(domain.bytes) bytes")
-                }
-            } else {
-                lines.append("Domains:    encrypted; give --password to list them")
-            }
-            try CommandRunner.print(lines.joined(separator: "\n") + "\n")
+            try options.output(json: result, text: Self.text(result))
         }
+    }
+
+    /// The info for people: the backup's summary, then its domains or why
+    /// they are not listed.
+    static func text(_ result: BackupJSON.Info) -> String {
+        let summary = result.backup
+        var lines = [
+            "Backup:     \(summary.path)",
+            "Device:     \(summary.device.name) (\(summary.device.productType), iOS \(summary.device.productVersion))",
+            "UDID:       \(summary.device.udid)",
+            "Date:       \(summary.date.map { ISO8601DateFormatter().string(from: $0) } ?? "unknown")",
+            "Encrypted:  \(summary.encrypted ? "yes" : "no")",
+            "State:      \(summary.snapshotState ?? "no Status.plist")\(summary.fullBackup.map { $0 ? ", full" : ", incremental" } ?? "")",
+            "Written by: \(summary.writtenBySandbox ? "Sandbox" : "another host (iTunes, Finder or a tool)")",
+            "Apps:       \(summary.applications.isEmpty ? "none listed" : summary.applications.joined(separator: ", "))",
+        ]
+        if let domains = result.domains {
+            lines.append("Domains:")
+            for domain in domains {
+                lines.append("  \(domain.domain): \(domain.files) files, \(domain.directories) directories, "
+                             + "\(domain.symbolicLinks) links, \(domain.bytes) bytes")
+            }
+        } else {
+            lines.append("Domains:    encrypted; give --password to list them")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import MobileBackup
 
 /// `sandbox backup list`: the backups in a directory.
-struct BackupListCommand: ParsableCommand {
+struct BackupListCommand: ParsableCommand, JSONOrTextOutput {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the backups in a directory (default: $SANDBOX_HOME/backups).")
 
@@ -20,22 +20,20 @@ struct BackupListCommand: ParsableCommand {
             var found = BackupLocation.backups(in: root)
             if BackupLocation.isBackup(root) { found.insert(root.standardizedFileURL, at: 0) }
             let summaries = try found.map { BackupJSON.Summary(try BackupInfo.read(directory: $0), path: $0) }
-            if json {
-                try JSONOutput.print(["backups": summaries])
-                return
-            }
-            if summaries.isEmpty {
-                try CommandRunner.print("No backups in \(root.path)\n")
-                return
-            }
-            var text = ""
-            for summary in summaries {
-                let date = summary.date.map { ISO8601DateFormatter().string(from: $0) } ?? "unknown date"
-                let lock = summary.encrypted ? "encrypted" : "plain"
-                text += "\(summary.device.udid)  \(summary.device.name)  \(date)  \(lock)  \(summary.applications.count) apps\n"
-                text += "    \(summary.path)\n"
-            }
-            try CommandRunner.print(text)
+            try output(json: ["backups": summaries], text: Self.text(summaries, root: root))
         }
+    }
+
+    /// A backup a line and its path below it, or a line saying there is none.
+    static func text(_ summaries: [BackupJSON.Summary], root: URL) -> String {
+        if summaries.isEmpty { return "No backups in \(root.path)\n" }
+        var text = ""
+        for summary in summaries {
+            let date = summary.date.map { ISO8601DateFormatter().string(from: $0) } ?? "unknown date"
+            let lock = summary.encrypted ? "encrypted" : "plain"
+            text += "\(summary.device.udid)  \(summary.device.name)  \(date)  \(lock)  \(summary.applications.count) apps\n"
+            text += "    \(summary.path)\n"
+        }
+        return text
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import MobileBackup
 
 /// Options every `sandbox backup` command that reads a backup shares.
-struct BackupReadOptions: ParsableArguments {
+struct BackupReadOptions: ParsableArguments, JSONOrTextOutput {
     @Argument(help: ArgumentHelp(
         "The backup: its directory (the one holding Manifest.db), a directory holding exactly one backup, or a UDID under $SANDBOX_HOME/backups.",
         valueName: "backup"))

@@ -35,11 +35,8 @@ struct BackupRestoreCommand: ParsableCommand {
             let bar = ByteProgressBar("Restoring", total: total, quiet: options.json)
             let report = try target.restore(from: reader, password: options.password, force: force) { bar.advance(by: $0) }
             bar.finish()
-            if options.json {
-                try JSONOutput.print(BackupJSON.Restored(report, device: target.identity.udid))
-            } else {
-                try CommandRunner.print(Self.text(report, device: target))
-            }
+            try options.output(json: BackupJSON.Restored(report, device: target.identity.udid),
+                               text: Self.text(report, device: target))
             if !report.isClean { throw ExitCode.failure }
         }
     }

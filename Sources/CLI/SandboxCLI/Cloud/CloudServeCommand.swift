@@ -6,7 +6,7 @@ import Foundation
 import Logging
 
 /// `sandbox cloud serve`: the iCloud backup service on HTTP.
-struct CloudServeCommand: AsyncParsableCommand {
+struct CloudServeCommand: AsyncParsableCommand, JSONOrTextOutput {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the iCloud backup service.",
@@ -66,7 +66,7 @@ struct CloudServeCommand: AsyncParsableCommand {
                                                       adminToken: token, logger: logger)
             let server = try await CloudServer.start(service, host: host, port: port, gcInterval: gcInterval > 0 ? gcInterval : nil)
             let started = ServeJSON(url: server.baseURL, port: server.port, storage: storage.summary, pid: ProcessInfo.processInfo.processIdentifier)
-            if json { try JSONOutput.print(started) } else { try CommandRunner.print("\(server.baseURL)\nstorage: \(storage.summary)\n") }
+            try output(json: started, text: "\(server.baseURL)\nstorage: \(storage.summary)\n")
             try await server.wait()
         }
     }

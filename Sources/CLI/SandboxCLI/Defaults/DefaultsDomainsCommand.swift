@@ -14,11 +14,8 @@ struct DefaultsDomainsCommand: ParsableCommand {
     func run() throws {
         try DefaultsRunner.run {
             let names = try Self.domainNames(options)
-            if options.json {
-                try DefaultsPrinter.print(["domains": .array(names.map(PropertyListValue.string))], json: true)
-            } else {
-                try FileOutput.writeToStandardOutput(Data((names.joined(separator: ", ") + "\n").utf8))
-            }
+            try options.output(json: ["domains": .array(names.map(PropertyListValue.string))] as PropertyListValue,
+                               text: names.joined(separator: ", ") + "\n")
         }
     }
 

@@ -6,7 +6,7 @@ import Preferences
 import PropertyList
 
 /// The options every `sandbox defaults` command shares.
-struct DefaultsOptions: ParsableArguments {
+struct DefaultsOptions: ParsableArguments, JSONOrTextOutput {
     @Option(help: ArgumentHelp("The app (or app group) container whose Library/Preferences holds the domains.",
                                valueName: "dir"))
     var container: String?

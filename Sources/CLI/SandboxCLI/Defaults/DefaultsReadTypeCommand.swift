@@ -23,11 +23,7 @@ struct DefaultsReadTypeCommand: ParsableCommand {
                 throw DefaultsError("The domain/default pair of (\(DefaultsOptions.displayName(domain)), \(key)) does not exist")
             }
             let type = Self.typeName(value)
-            if options.json {
-                try DefaultsPrinter.print(["type": .string(type)], json: true)
-            } else {
-                try FileOutput.writeToStandardOutput(Data("Type is \(type)\n".utf8))
-            }
+            try options.output(json: ["type": .string(type)] as PropertyListValue, text: "Type is \(type)\n")
         }
     }
 

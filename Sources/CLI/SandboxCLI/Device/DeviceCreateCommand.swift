@@ -3,7 +3,7 @@ import Device
 import Foundation
 
 /// `sandbox device create <name>`: a new device; prints its UDID, as `simctl create` does.
-struct DeviceCreateCommand: ParsableCommand {
+struct DeviceCreateCommand: ParsableCommand, JSONOrTextOutput {
     static let configuration = CommandConfiguration(
         commandName: "create", abstract: "Create a device and print its UDID.")
 
@@ -29,7 +29,7 @@ struct DeviceCreateCommand: ParsableCommand {
         try CommandRunner.run {
             let root = path.map { DeviceName.root(of: $0.contains("/") ? $0 : "./" + $0) } ?? Device.defaultRoot(name: name)
             let device = try Device.create(at: root, name: name, capacity: capacity?.bytes)
-            try DeviceOutput.emit(json: json, DeviceSummary(device), text: device.identity.udid)
+            try output(json: DeviceSummary(device), text: device.identity.udid)
         }
     }
 }

@@ -3,7 +3,7 @@ import Device
 import Foundation
 
 /// `sandbox device list`: the devices in the devices directory.
-struct DeviceListCommand: ParsableCommand {
+struct DeviceListCommand: ParsableCommand, JSONOrTextOutput {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the named devices.")
 
     @Flag(help: "Print JSON (stable) instead of text.")
@@ -13,7 +13,7 @@ struct DeviceListCommand: ParsableCommand {
         try CommandRunner.run {
             let devices = Device.list().map { DeviceSummary(identity: $0.identity, root: $0.root, capacity: nil) }
             let text = devices.map { "\($0.name) (\($0.udid))" }.joined(separator: "\n")
-            try DeviceOutput.emit(json: json, ["devices": devices], text: text)
+            try output(json: ["devices": devices], text: text)
         }
     }
 }

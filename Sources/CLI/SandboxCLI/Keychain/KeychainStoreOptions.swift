@@ -4,7 +4,7 @@ import Keychain
 
 /// The options every `sandbox keychain` command shares: which store, which
 /// device secret, and which caller.
-struct KeychainStoreOptions: ParsableArguments {
+struct KeychainStoreOptions: ParsableArguments, JSONOrTextOutput {
     /// The environment variable read when no secret file is given.
     static let secretVariable = "SANDBOX_KEYCHAIN_DEVICE_SECRET"
 
@@ -23,11 +23,6 @@ struct KeychainStoreOptions: ParsableArguments {
 
     @Flag(help: "Print JSON (stable) instead of text.")
     var json = false
-
-    /// Prints `value` as JSON with `--json`, else `text`.
-    func output(json value: @autoclosure () throws -> some Encodable, text: @autoclosure () throws -> String) throws {
-        try DeviceOutput.emit(json: json, value(), text: text())
-    }
 
     func validate() throws {
         if app == nil && !entitlementGroup.isEmpty {

@@ -4,7 +4,7 @@ import Foundation
 import Store
 
 /// The store a `sandbox store` command reads, and how it prints.
-struct StoreTarget: ParsableArguments {
+struct StoreTarget: ParsableArguments, JSONOrTextOutput {
     @Argument(help: ArgumentHelp("The store file (.sqlite).", valueName: "store"))
     var path: String
 
@@ -28,9 +28,5 @@ struct StoreTarget: ParsableArguments {
             return try ObjectModel(contentsFile: file)
         }
         return try ObjectModel(compiledModelFile: file)
-    }
-
-    func output(json value: @autoclosure () throws -> some Encodable, text: @autoclosure () throws -> String) throws {
-        try DeviceOutput.emit(json: json, value(), text: text())
     }
 }
