@@ -51,7 +51,8 @@ func row(_ name: String, _ samples: Samples, _ index: Int, against base: Int?) -
 /// (One thread runs the whole benchmark.)
 nonisolated(unsafe) var untimed: [() -> Void] = []
 
-/// Writes of `size` bytes, each competitor once per call in turn.
+/// Writes of `size` bytes, each competitor once per call in turn, the
+/// order rotated from one call to the next.
 func atomicWrites(size: Int, calls: Int,
                   _ competitors: [(String, (Data, [UInt8]) throws -> Bool)]) throws -> Samples {
     let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -62,8 +63,12 @@ func atomicWrites(size: Int, calls: Int,
     for (_, body) in competitors { _ = try body(data, bytes) }
     for work in untimed { work() }
     untimed.removeAll()
-    for _ in 0..<calls {
-        for (index, (name, body)) in competitors.enumerated() {
+    for call in 0..<calls {
+        // Each round starts with the next competitor, so none always follows
+        // the same one (whose leftover disk work it would always inherit).
+        for turn in competitors.indices {
+            let index = (call + turn) % competitors.count
+            let (name, body) = competitors[index]
             var ok = true
             samples.add(try time(clock) { ok = try body(data, bytes) }, to: index)
             for work in untimed { work() }
