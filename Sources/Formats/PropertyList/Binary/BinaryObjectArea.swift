@@ -32,6 +32,14 @@ struct BinaryObjectLayout {
 }
 
 extension BinaryObjectArea {
+    /// Whether an object's marker byte is an array's, a set's or a
+    /// dictionary's: the objects that hold references.
+    @inline(__always)
+    static func isContainer(marker: UInt8) -> Bool {
+        let kind = marker >> 4
+        return kind == 0xA || kind == 0xC || kind == 0xD
+    }
+
     @inline(__always) var base: UnsafeRawPointer { layout.base }
     @inline(__always) var objectAreaEnd: Int { layout.objectAreaEnd }
     @inline(__always) var offsetIntSize: Int { layout.offsetIntSize }

@@ -43,9 +43,8 @@ extension BinaryObjectDecoder {
     mutating func decodeRootInHalves(_ index: Int) throws -> PropertyListValue? {
         let at = try offset(of: index)
         let marker = base.load(fromByteOffset: at, as: UInt8.self)
-        let kind = marker >> 4
-        guard kind == 0xA || kind == 0xC || kind == 0xD else { return nil }
-        let isDictionary = kind == 0xD
+        guard Self.isContainer(marker: marker) else { return nil }
+        let isDictionary = marker >> 4 == 0xD
         let (count, payload) = try openContainer(index, at: at, low: marker & 0x0F, isDictionary: isDictionary, depth: 0)
         guard count >= 2 else { return nil }
         let split = count / 2

@@ -127,9 +127,8 @@ struct BinaryObjectValidator: BinaryObjectArea {
     func validateInHalves(_ root: Int) throws -> Bool {
         let at = try offset(of: root)
         let marker = base.load(fromByteOffset: at, as: UInt8.self)
-        let kind = marker >> 4
-        guard kind == 0xA || kind == 0xC || kind == 0xD else { return false }
-        let isDictionary = kind == 0xD
+        guard Self.isContainer(marker: marker) else { return false }
+        let isDictionary = marker >> 4 == 0xD
         let (count, payload) = try containerExtent(at: at, low: marker & 0x0F, isDictionary: isDictionary)
         try checkDepth(0, at: at)
         let references = isDictionary ? count * 2 : count

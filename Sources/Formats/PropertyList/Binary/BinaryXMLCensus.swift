@@ -60,8 +60,7 @@ struct BinaryXMLCensus: BinaryObjectArea {
         let low = marker & 0x0F
         // Only containers are kept, so only they are looked up (a scalar's
         // look-up would be a cache miss in a table of every object).
-        let kind = marker >> 4
-        if kind == 0xA || kind == 0xC || kind == 0xD {
+        if Self.isContainer(marker: marker) {
             let stored = memo[index]
             if stored >= 0 { return known[Int(stored)] }
         }
@@ -98,11 +97,10 @@ struct BinaryXMLCensus: BinaryObjectArea {
         var front = BinaryXMLCensus(layout: layout)
         let at = try front.offset(of: root)
         let marker = front.base.load(fromByteOffset: at, as: UInt8.self)
-        let kind = marker >> 4
-        guard layout.objectCount >= XMLPropertyListWriter.parallelObjectThreshold, kind == 0xA || kind == 0xC || kind == 0xD else {
+        guard layout.objectCount >= XMLPropertyListWriter.parallelObjectThreshold, isContainer(marker: marker) else {
             return (try front.totals(of: root), front.repeatsAKey)
         }
-        let isDictionary = kind == 0xD
+        let isDictionary = marker >> 4 == 0xD
         let (count, payload) = try front.containerExtent(at: at, low: marker & 0x0F, isDictionary: isDictionary)
         guard count >= 2 else { return (try front.totals(of: root), front.repeatsAKey) }
         let runs = CensusRuns(count: count)

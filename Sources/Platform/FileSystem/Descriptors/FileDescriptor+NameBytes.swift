@@ -27,17 +27,23 @@ extension FileDescriptor {
         let shown = { String(decoding: name, as: UTF8.self) }
         guard !name.contains(0) else { throw FileSystemError(.invalidArgument, "read the status of", path: shown()) }
         var info = CStat()
-        let result: Int32 = withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { buffer in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(name))
-            buffer[name.count] = 0
-            guard let cName = buffer.baseAddress else { return -1 }  // never: the capacity is at least 1
-            return retryingOnInterrupt { fstatat(rawValue, cName, &info, AT_SYMLINK_NOFOLLOW) }
-        }
+        let result = Self.withCName(name) { cName in retryingOnInterrupt { fstatat(rawValue, cName, &info, AT_SYMLINK_NOFOLLOW) } }
         guard result == 0 else {
             let failure = FileSystemError(currentErrno, "read the status of", path: shown())
             if failure.isNotFound || failure.isNotDirectory { return nil }
             throw failure
         }
         return FileStatus(info)
+    }
+
+    /// Calls `body` with `name` copied NUL-terminated into stack memory
+    /// (the caller has refused a NUL inside it, or read it from a directory).
+    static func withCName<T>(_ name: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<CChar>) -> T) -> T {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(name))
+            buffer[name.count] = 0
+            guard let base = buffer.baseAddress else { return body("") }  // never: the capacity is at least 1
+            return body(base)
+        }
     }
 }

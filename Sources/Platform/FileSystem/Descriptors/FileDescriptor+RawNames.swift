@@ -39,14 +39,7 @@ extension FileDescriptor {
     /// not followed; nil when nothing is there.
     public func statusIfPresent(of entry: DirectoryEntryName) throws(FileSystemError) -> FileStatus? {
         guard let bytes = entry.bytes else { return try statusIfPresent(of: entry.name) }
-        var info = CStat()
-        let result = Self.withCName(bytes) { name in retryingOnInterrupt { fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) } }
-        guard result == 0 else {
-            let failure = FileSystemError(currentErrno, "read the status of", path: entry.name)
-            if failure.isNotFound || failure.isNotDirectory { return nil }
-            throw failure
-        }
-        return FileStatus(info)
+        return try bytes.withUnsafeBufferPointer { name throws(FileSystemError) in try statusIfPresent(ofNameBytes: name) }
     }
 
     /// Opens the directory `entry` of this directory, by its bytes when its
@@ -54,14 +47,10 @@ extension FileDescriptor {
     public func openDirectory(_ entry: DirectoryEntryName) throws(FileSystemError) -> FileDescriptor {
         guard let bytes = entry.bytes else { return try openDirectory(entry.name) }
         let flags = Self.flags(.readOnly, [.directory, .noFollow])
-        let fd = Self.withCName(bytes) { name in retryingOnInterrupt { openat(rawValue, name, flags) } }
+        let fd = bytes.withUnsafeBufferPointer { name in
+            Self.withCName(name) { cName in retryingOnInterrupt { openat(rawValue, cName, flags) } }
+        }
         guard fd >= 0 else { throw FileSystemError(currentErrno, "open", path: entry.name) }
         return FileDescriptor(rawValue: fd)
-    }
-
-    /// Calls `body` with `bytes` NUL-terminated.
-    private static func withCName<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        let name = bytes.map { CChar(bitPattern: $0) } + [0]
-        return body(name)  // the array's storage, valid for the call
     }
 }
