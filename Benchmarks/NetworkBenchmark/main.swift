@@ -15,7 +15,10 @@ import NetworkConditions
 // (--check-only: the launch check alone, part 2; --refetch-only: part 1 alone;
 // --faults=FILE: the JSON array of faults in FILE is given to the server
 // before the first fetch, which then reports each failed file's attempts and
-// how many requests the server saw per file: the fault smoke run.)
+// how many requests the server saw per file: the fault smoke run;
+// --settle=SECONDS: each round waits that long after removing the last
+// round's files before either side runs; 31 outlasts ext4's 30 s window of
+// recently freed inodes.)
 
 func now() -> Double { Date().timeIntervalSince1970 }
 /// CPU time of the calling thread: on a machine shared with other work, the
@@ -57,9 +60,12 @@ func timedRun(_ program: String, _ arguments: [String]) throws -> (wall: Double,
 let checkOnly = CommandLine.arguments.contains("--check-only")
 let refetchOnly = CommandLine.arguments.contains("--refetch-only")
 let faultsFile = CommandLine.arguments.first { $0.hasPrefix("--faults=") }.map { String($0.dropFirst("--faults=".count)) }
-let arguments = CommandLine.arguments.filter { $0 != "--check-only" && $0 != "--refetch-only" && !$0.hasPrefix("--faults=") }
+let settle = CommandLine.arguments.first { $0.hasPrefix("--settle=") }.flatMap { Double($0.dropFirst("--settle=".count)) } ?? 0
+let arguments = CommandLine.arguments.filter {
+    $0 != "--check-only" && $0 != "--refetch-only" && !$0.hasPrefix("--faults=") && !$0.hasPrefix("--settle=")
+}
 guard arguments.count >= 3 else {
-    print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel] [rounds] [--check-only | --refetch-only]")
+    print("usage: network-benchmark CONTENT_SERVER WORK_DIR [files] [parallel] [rounds] [--check-only | --refetch-only] [--settle=SECONDS]")
     exit(2)
 }
 let serverBinary = arguments[1]
@@ -102,6 +108,16 @@ guard port > 0 else { print("the content server did not start"); server.terminat
 defer { kill(server.processIdentifier, SIGTERM); server.waitUntilExit() }
 let base = "http://127.0.0.1:\(port)/"
 print("files: \(fileCount), \(totalBytes) bytes, parallel \(parallel), server pid \(server.processIdentifier)")
+// In a virtual machine with free page reporting (virtio-balloon), the host
+// takes back memory the guest has freed, and the next write into such a
+// page faults on the host inside the kernel's copy into the page cache:
+// on this machine it made the same curl run take 1.0 to 2.5 s. The
+// figures are comparable only with the setting printed beside them
+// (`echo 11 > …/page_reporting_order` turns it off until a reboot; 9 is
+// this machine's default).
+let reportingOrder = (try? FileSystemPaths.readFile(atPath: "/sys/module/page_reporting/parameters/page_reporting_order"))
+    .flatMap { $0 }.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+print("free page reporting: " + (reportingOrder.map { Int($0).map { $0 > 10 ? "off (order \($0))" : "on (order \($0))" } ?? $0 } ?? "none"))
 
 let home = work.appendingPathComponent("home")
 try? FileSystemPaths.removeTree(atPath: home.path)
@@ -145,28 +161,46 @@ if !checkOnly {
     let curlFiles = (0..<fileCount).map { "\(curlDirectory.path)/f\($0).bin" }
     print("load average before: \(loadAverage())")
     for round in 0..<rounds {
-        // Ours: purge Caches, launch check, re-fetch everything. The file
-        // system is flushed first, untimed, so that our one flush writes
-        // our files and not what the other side (or the purge) left dirty.
+        // Both sides' files of the last round go first: our purge of Caches
+        // and curl's output directory, then one untimed flush, so that
+        // neither side's flush writes what the other (or the purge) left
+        // dirty. With --settle the round then waits: ext4 without a journal
+        // (this machine's disk) skips at allocation every inode freed in the
+        // last 30 s (`recently_deleted`), so a side that creates its files
+        // just after 1,000 were freed pays for a scan the other may not. On
+        // a device a purge happens while the app is not running, long before
+        // the relaunch that fetches the files again.
         try container.removeItem("Library/Caches")
         try container.createDirectory("Library/Caches")
-        try container.synchronizeFileSystem()
-        let start = now(), startCPU = processCPU(RUSAGE_SELF.rawValue)
-        let report = try await cache.restoreMissing(concurrency: parallel)
-        let elapsed = now() - start, oursCPU = processCPU(RUSAGE_SELF.rawValue) - startCPU
-        guard report.isComplete, report.fetched.count == fileCount else { print("re-fetch incomplete: \(report.failures.count) failures"); exit(1) }
-        ours.append(elapsed)
-        oursCPUs.append(oursCPU)
-        // curl --parallel on the same files, same server, same parallelism,
-        // after the same untimed flush.
         try? FileSystemPaths.removeTree(atPath: curlDirectory.path)
         try FileSystemPaths.makeDirectories(atPath: curlDirectory.path)
         try container.synchronizeFileSystem()
-        let curl = try timedRun("/usr/bin/curl", ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(parallel),
-                                                  "--config", configPath])
-        guard curl.status == 0 else { print("curl failed: \(curl.status)"); exit(1) }
-        curls.append(curl.wall)
-        curlCPUs.append(curl.cpu)
+        if settle > 0 { try await Task.sleep(for: .seconds(settle)) }
+        // Ours: the launch check, then the re-fetch of everything.
+        func runOurs() async throws -> (wall: Double, cpu: Double) {
+            let start = now(), startCPU = processCPU(RUSAGE_SELF.rawValue)
+            let report = try await cache.restoreMissing(concurrency: parallel)
+            let result = (now() - start, processCPU(RUSAGE_SELF.rawValue) - startCPU)
+            guard report.isComplete, report.fetched.count == fileCount else { print("re-fetch incomplete: \(report.failures.count) failures"); exit(1) }
+            return result
+        }
+        // curl --parallel on the same files, same server, same parallelism.
+        func runCurl() throws -> (wall: Double, cpu: Double) {
+            let curl = try timedRun("/usr/bin/curl", ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(parallel),
+                                                      "--config", configPath])
+            guard curl.status == 0 else { print("curl failed: \(curl.status)"); exit(1) }
+            return (curl.wall, curl.cpu)
+        }
+        // The sides take turns going first, each after the same untimed flush.
+        let oursFirst = round % 2 == 0
+        var ourRun = (wall: 0.0, cpu: 0.0), curlRun = (wall: 0.0, cpu: 0.0)
+        if oursFirst { ourRun = try await runOurs() } else { curlRun = try runCurl() }
+        try container.synchronizeFileSystem()
+        if oursFirst { curlRun = try runCurl() } else { ourRun = try await runOurs() }
+        ours.append(ourRun.wall)
+        oursCPUs.append(ourRun.cpu)
+        curls.append(curlRun.wall)
+        curlCPUs.append(curlRun.cpu)
         // Not the anchor, for the record: what curl's files then cost to
         // hash (OpenSSL's SHA-256, with SHA-NI as ours; coreutils'
         // sha256sum has none) and to flush (syncfs), the work ours does and
@@ -175,10 +209,10 @@ if !checkOnly {
         let flushStart = now()
         try container.synchronizeFileSystem()
         let flush = now() - flushStart
-        print(String(format: "round %d: ours %.3f s (%.0f MB/s, %.2f s CPU), curl --parallel %.3f s (%.0f MB/s, %.2f s CPU); "
-                     + "then SHA-256 of curl's files (openssl dgst) %.3f s (%.2f s CPU), syncfs %.3f s", round, elapsed,
-                     Double(totalBytes) / elapsed / 1e6, oursCPU, curl.wall, Double(totalBytes) / curl.wall / 1e6, curl.cpu,
-                     hash.wall, hash.cpu, flush) + "; load " + loadAverage())
+        print("round \(round) (\(oursFirst ? "ours" : "curl") first): " + String(format: "ours %.3f s (%.0f MB/s, %.2f s CPU), curl --parallel %.3f s (%.0f MB/s, %.2f s CPU); "
+                     + "then SHA-256 of curl's files (openssl dgst) %.3f s (%.2f s CPU), syncfs %.3f s",
+                     ourRun.wall, Double(totalBytes) / ourRun.wall / 1e6, ourRun.cpu, curlRun.wall, Double(totalBytes) / curlRun.wall / 1e6,
+                     curlRun.cpu, hash.wall, hash.cpu, flush) + "; load " + loadAverage())
     }
     let oursBest = ours.min() ?? 0, curlBest = curls.min() ?? 0
     print(String(format: "RESULT refetch: ours best %.3f s, median %.3f s (CPU median %.2f s); curl best %.3f s, median %.3f s (CPU median %.2f s); "
