@@ -26,8 +26,7 @@ extension Downloader {
             }
             resumable = PartWriter.Resumable(handle: found.handle, bytes: found.bytes, source: found.source, hasher: hasher)
             headers.add(name: "Range", value: "bytes=\(found.bytes)-")
-            // resumable() returns only parts with a validator.
-            headers.add(name: "If-Range", value: found.source.validator ?? "")
+            headers.add(name: "If-Range", value: found.source.validator)
         }
         let writer = PartWriter(partial: partial, resumable: resumable, progress: progress)
         defer { writer.close() }

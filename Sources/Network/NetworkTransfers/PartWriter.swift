@@ -31,7 +31,7 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     struct Resumable {
         var handle: ContainerFileHandle
         var bytes: Int64
-        var source: PartialDownload.Source
+        var source: PartSource
         var hasher: SHA256
     }
 
@@ -118,7 +118,7 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         case 200:
             total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
             do {
-                handle = try partial.restart(with: .init(url: link, etag: etag, lastModified: lastModified, total: total))
+                handle = try partial.restart(with: PartSource(url: link, etag: etag, lastModified: lastModified))
             } catch {
                 return stop(task, NetworkError(.file, url: link, "cannot write the part: \(error)"))
             }
@@ -152,10 +152,10 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
 
-    /// Whether the response's validator is the part's: its ETag, or its
-    /// date when the part has no ETag.
+    /// Whether the response's version is the part's: its ETag, or its
+    /// date when it has no ETag.
     private func isSameVersion(as resumable: Resumable) -> Bool {
-        etag == resumable.source.etag || (resumable.source.etag == nil && lastModified == resumable.source.lastModified)
+        resumable.source.isSameVersion(etag: etag, lastModified: lastModified)
     }
 
     /// Records why the body is not written and cancels the request.

@@ -7,34 +7,16 @@ import Foundation
 /// The unfinished file of a download and what is known of its source, kept
 /// in `Library/Caches/.partial/` under a name derived from the destination,
 /// so a download killed at any moment resumes where it stopped at the next
-/// attempt or the next launch. The source (URL, validator, size) is an
-/// extended attribute of the part itself: one file created per download,
-/// not two, and the part and what it came from can never disagree. Where
-/// the file system keeps no extended attributes a part cannot be resumed
-/// and is started again.
+/// attempt or the next launch. Its source (``PartSource``) is an extended
+/// attribute of the part itself: one file created per download, not two,
+/// and the part and what it came from can never disagree. Where the file
+/// system keeps no extended attributes a part cannot be resumed and is
+/// started again.
 ///
 /// The part is never under the final name: it moves there, in one
 /// `rename`, only when complete and verified.
 struct PartialDownload {
     static let directory = ContainerDirectory.caches.relativePath + "/.partial"
-
-    /// What the part's bytes came from: resuming is allowed only from the
-    /// same URL and the same version (validator) of the resource.
-    struct Source: Codable, Equatable {
-        var url: String
-        var etag: String?
-        var lastModified: String?
-        var total: Int64?
-
-        /// The `If-Range` value: a strong ETag, else the date.
-        var validator: String? {
-            if let etag, !etag.hasPrefix("W/") { return etag }
-            return lastModified
-        }
-    }
-
-    /// The extended attribute that holds the part's ``Source`` (JSON).
-    static let sourceAttribute = "user.com.sandbox.download-source"
 
     let container: AppContainer
     let url: URL
@@ -50,11 +32,10 @@ struct PartialDownload {
     /// The part, open for writing, with the bytes already there and their
     /// source; nil when there is nothing to resume (no part, another URL,
     /// no validator).
-    func resumable() -> (handle: ContainerFileHandle, bytes: Int64, source: Source)? {
+    func resumable() -> (handle: ContainerFileHandle, bytes: Int64, source: PartSource)? {
         guard let handle = try? container.openFileIfPresent(partPath, mode: .readWrite) else { return nil }
-        guard let bytes = try? handle.extendedAttribute(Self.sourceAttribute),
-              let source = try? JSONDecoder().decode(Source.self, from: Data(bytes)),
-              source.url == url.absoluteString, source.validator != nil,
+        guard let record = try? handle.extendedAttribute(PartSource.attribute),
+              let source = PartSource(decoding: record), source.isFrom(url.absoluteString),
               let size = try? handle.size(), size > 0 else {
             handle.close()
             return nil
@@ -62,17 +43,26 @@ struct PartialDownload {
         return (handle, Int64(size), source)
     }
 
-    /// Starts the part again from byte 0 for `source`.
-    func restart(with source: Source) throws -> ContainerFileHandle {
+    /// Starts the part again from byte 0 for the response's `source` (nil:
+    /// it gave no validator, and the part cannot be resumed).
+    func restart(with source: PartSource?) throws -> ContainerFileHandle {
+        // Emptied by the open, not by a later truncation: a new part is not
+        // truncated at all, and ext4 writes back at `close` a file that was
+        // cut to zero bytes (`auto_da_alloc`), a flush per download that
+        // the batch's one flush makes needless.
         let handle: ContainerFileHandle
-        do { handle = try container.openFile(partPath, mode: .readWriteCreate) } catch {
+        do { handle = try container.openFile(partPath, mode: .readWriteEmptied) } catch {
             try container.createDirectory(Self.directory)
-            handle = try container.openFile(partPath, mode: .readWriteCreate)
+            handle = try container.openFile(partPath, mode: .readWriteEmptied)
         }
-        try handle.truncate(to: 0)
         // Without extended attributes the part still completes; it just
         // cannot be resumed.
-        try? handle.setExtendedAttribute(Self.sourceAttribute, Array(try JSONEncoder().encode(source)))
+        if let source {
+            try? handle.setExtendedAttribute(PartSource.attribute, source.encoded)
+        } else {
+            // An emptied part may still carry its last version's record.
+            try? handle.removeExtendedAttribute(PartSource.attribute)
+        }
         return handle
     }
 
@@ -84,7 +74,7 @@ struct PartialDownload {
     /// Flushes the part, moves it under its final name, and forgets its
     /// source.
     func complete(into destination: String, handle: ContainerFileHandle, durability: Durability) throws {
-        try? handle.removeExtendedAttribute(Self.sourceAttribute)
+        try? handle.removeExtendedAttribute(PartSource.attribute)
         if durability != .none { try handle.synchronize() }
         handle.close()
         let parent = destination.split(separator: "/").dropLast().joined(separator: "/")

@@ -34,6 +34,21 @@ import Testing
         #expect(try reader.read(at: 1, count: 2) == Data("el".utf8))
     }
 
+    @Test("readWriteEmptied creates a missing file and empties an existing one in the open")
+    func openEmptied() throws {
+        let container = try container()
+        let created = try container.openFile("Library/part.bin", mode: .readWriteEmptied)
+        #expect(try created.size() == 0)
+        try created.write(Data("first version".utf8), at: 0)
+        created.close()
+        let emptied = try container.openFile("Library/part.bin", mode: .readWriteEmptied)
+        #expect(try emptied.size() == 0)
+        try emptied.write(Data("2".utf8), at: 0)
+        emptied.close()
+        #expect(try container.read("Library/part.bin") == Data("2".utf8))
+        #expect(try code { _ = try container.openFile("top.bin", mode: .readWriteEmptied) } == .writeAtRoot)
+    }
+
     @Test func patchWritesOnlyTheChangedRanges() throws {
         let container = try container()
         var content = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })

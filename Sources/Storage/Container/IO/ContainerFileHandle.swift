@@ -18,6 +18,11 @@ public final class ContainerFileHandle {
         case readWrite
         /// Reading and writing, creating the file (mode 0644) if missing.
         case readWriteCreate
+        /// Reading and writing, creating the file (mode 0644) if missing
+        /// and emptying it if present (`O_TRUNC`), in one call. A file the
+        /// call creates is not truncated, which ext4 would otherwise flush
+        /// at its `close` (`auto_da_alloc`) as it does a file cut to zero.
+        case readWriteEmptied
     }
 
     /// The container-relative path.
@@ -126,7 +131,11 @@ extension AppContainer {
     public func openFile(_ path: String, mode: ContainerFileHandle.Mode = .read) throws -> ContainerFileHandle {
         let checked = try ContainerPath(path)
         let access: FileDescriptor.AccessMode = mode == .read ? .readOnly : .readWrite
-        let options: FileDescriptor.OpenOptions = mode == .readWriteCreate ? .create : []
+        let options: FileDescriptor.OpenOptions = switch mode {
+        case .read, .readWrite: []
+        case .readWriteCreate: .create
+        case .readWriteEmptied: [.create, .truncate]
+        }
         if mode != .read { try checkWritable(checked, action: "open for writing") }
         // A link as the final name is followed only for reading: a created or
         // written file is always the name itself.
