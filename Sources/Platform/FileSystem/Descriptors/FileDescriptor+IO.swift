@@ -115,7 +115,8 @@ extension FileDescriptor {
 
     /// Starts writing `count` bytes of the file from `offset` to the disk
     /// and returns without waiting (`sync_file_range` with
-    /// `SYNC_FILE_RANGE_WRITE`; nothing elsewhere). A hint, not a flush:
+    /// `SYNC_FILE_RANGE_WRITE`; nothing elsewhere); a `count` of 0 runs to
+    /// the end of the file. A hint, not a flush:
     /// a writer that writes a large file in pieces calls it after each, so
     /// the disk works while the rest is made and the ``sync()`` that must
     /// still follow has less left to wait for. Failures are ignored: the

@@ -89,6 +89,15 @@ public final class ContainerFileHandle {
         catch { throw ContainerError(error, path: path, "truncate") }
     }
 
+    /// Starts writing the whole file's data to the device and returns
+    /// without waiting (``FileDescriptor/startWriteback(offset:count:)``
+    /// to the end of the file). A hint, not a flush: a writer that flushes
+    /// many files at once later calls it as each is complete, so the device
+    /// works while the next ones are made.
+    public func startWriteback() {
+        fd?.startWriteback(offset: 0, count: 0)
+    }
+
     /// Flushes the file's data and metadata to the device (`fsync`).
     public func synchronize() throws {
         let fd = try descriptor()
