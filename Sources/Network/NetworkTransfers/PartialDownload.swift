@@ -47,9 +47,9 @@ struct PartialDownload {
     /// it gave no validator, and the part cannot be resumed).
     func restart(with source: PartSource?) throws -> ContainerFileHandle {
         // Emptied by the open, not by a later truncation: a new part is not
-        // truncated at all, and ext4 writes back at `close` a file that was
-        // cut to zero bytes (`auto_da_alloc`), a flush per download that
-        // the batch's one flush makes needless.
+        // truncated at all. (ext4 writes back at `close` any file cut to zero
+        // bytes, `auto_da_alloc`; the part's writeback is started on purpose
+        // instead, when it is complete: see `complete(into:handle:durability:)`.)
         let handle: ContainerFileHandle
         do { handle = try container.openFile(partPath, mode: .readWriteEmptied) } catch {
             try container.createDirectory(Self.directory)
