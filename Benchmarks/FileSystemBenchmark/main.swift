@@ -79,6 +79,39 @@ func atomicWrites(size: Int, calls: Int,
     return samples
 }
 
+/// The profiling mode's table: each competitor in `picks` run `calls` times
+/// at 4 KiB in turn (the order rotated), with the median, mean and tenth
+/// percentile of the calling thread's CPU time per call. `prepare` makes
+/// the target exist first (the exchanging sequences need one).
+func threadTimes(_ picks: [Int], _ competitors: [(String, (Data, [UInt8]) throws -> Bool)], calls: Int,
+                 prepare: (Data) throws -> Void) throws {
+    let data = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    let bytes = [UInt8](data)
+    try prepare(data)
+    var cpu = Array(repeating: [Double](), count: picks.count)
+    for call in 0..<calls {
+        for turn in picks.indices {
+            let slot = (call + turn) % picks.count
+            let (name, body) = competitors[picks[slot]]
+            var start = timespec(), end = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
+            let ok = try body(data, bytes)
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end)
+            for work in untimed { work() }
+            untimed.removeAll()
+            if !ok { throw BenchmarkFailure(description: "\(name) failed") }
+            cpu[slot].append(Double(end.tv_sec - start.tv_sec) * 1e6 + Double(end.tv_nsec - start.tv_nsec) / 1e3)
+        }
+    }
+    print("| competitor (4 KiB, thread CPU per call) | median | mean | 10th percentile |")
+    print("|---|---:|---:|---:|")
+    for slot in picks.indices {
+        let sorted = cpu[slot].sorted()
+        let mean = sorted.reduce(0, +) / Double(max(sorted.count, 1))
+        print("| \(competitors[picks[slot]].0) | \(format(sorted[sorted.count / 2])) µs | \(format(mean)) µs | \(format(sorted[sorted.count / 10])) µs |")
+    }
+}
+
 func run() throws {
     let scratch = parent + "/filesystem-benchmark-\(UUID().uuidString)"
     try FileSystemPaths.makeDirectories(atPath: scratch)
@@ -122,6 +155,16 @@ func run() throws {
             untimed.append { Plain.removeExchanged(held.descriptor.rawValue) }
             return Plain.replaceExchangingNamed(held.descriptor.rawValue, target, bytes) }),
     ]
+    // Profiling mode: FSB_CPU=1,4 (indices into `twoFlushes`) times only
+    // those competitors at 4 KiB, interleaved, by the calling thread's CPU
+    // clock, so that a difference in process cost can be told from the
+    // disk's moods (work ours leaves to `ReplacedFiles` runs on another
+    // thread and is not counted, as the C sequences' unlink off the clock).
+    if let picked = ProcessInfo.processInfo.environment["FSB_CPU"] {
+        try threadTimes(picked.split(separator: ",").compactMap { Int($0) }.filter(twoFlushes.indices.contains),
+                        twoFlushes, calls: calls) { data in try held.descriptor.writeAtomically(data, to: target) }
+        return
+    }
     for (label, size, count) in [("4 KiB", 4096, calls), ("1 MiB", 1 << 20, max(calls / 4, 20))] {
         let a = try atomicWrites(size: size, calls: count, oneFlush)
         print("### (a) atomic write, \(label), `.fileOnly` against Foundation (\(count) calls each, interleaved)\n")

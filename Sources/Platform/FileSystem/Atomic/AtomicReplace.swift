@@ -156,6 +156,7 @@ extension FileDescriptor {
 
     /// Replaces `name` in this directory with `bytes` (see
     /// ``replaceAtomically(_:options:_:)``).
+    @inlinable
     public func writeAtomically<Bytes: DataProtocol>(_ bytes: Bytes, to name: String,
                                                      options: AtomicWriteOptions = AtomicWriteOptions()) throws(FileSystemError) {
         try replaceAtomically(name, options: options) { file throws(FileSystemError) in try file.writeFully(bytes) }

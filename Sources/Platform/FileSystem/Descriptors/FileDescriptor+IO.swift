@@ -96,6 +96,10 @@ extension FileDescriptor {
     }
 
     /// Writes all of `bytes` at `offset` or the file position.
+    // Inlinable so a caller's `Data` gets a specialized copy: the generic one
+    // looks up `regions`' metadata on every call (seen in a profile of a
+    // 4 KiB atomic replace).
+    @inlinable
     public func writeFully<Bytes: DataProtocol>(_ bytes: Bytes, at offset: UInt64? = nil) throws(FileSystemError) {
         var failure: FileSystemError?
         var position = offset
