@@ -14,6 +14,16 @@ struct Samples {
     }
 
     func best(_ competitor: Int) -> Double { values[competitor].min() ?? .nan }
+
+    func mean(_ competitor: Int) -> Double {
+        let values = values[competitor]
+        return values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
+    }
+
+    func tenthPercentile(_ competitor: Int) -> Double {
+        let sorted = values[competitor].sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 10]
+    }
 }
 
 /// Runs `body` and returns its duration in microseconds.
@@ -23,6 +33,16 @@ func time(_ clock: ContinuousClock, _ body: () throws -> Void) rethrows -> Doubl
     try body()
     let (seconds, attoseconds) = start.duration(to: clock.now).components
     return (Double(seconds) + Double(attoseconds) * 1e-18) * 1e6
+}
+
+/// The calling thread's CPU time for `body`, in microseconds: a process's
+/// own cost, whatever the disk or other threads do meanwhile.
+func threadCPUTime(_ body: () throws -> Void) rethrows -> Double {
+    var start = timespec(), end = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
+    try body()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end)
+    return Double(end.tv_sec - start.tv_sec) * 1e6 + Double(end.tv_nsec - start.tv_nsec) / 1e3
 }
 
 /// `value` µs with sensible precision.

@@ -52,8 +52,9 @@ func row(_ name: String, _ samples: Samples, _ index: Int, against base: Int?) -
 nonisolated(unsafe) var untimed: [() -> Void] = []
 
 /// Writes of `size` bytes, each competitor once per call in turn, the
-/// order rotated from one call to the next.
-func atomicWrites(size: Int, calls: Int,
+/// order rotated from one call to the next, timed by the wall clock or,
+/// with `threadCPU`, by the calling thread's CPU clock.
+func atomicWrites(size: Int, calls: Int, threadCPU: Bool = false,
                   _ competitors: [(String, (Data, [UInt8]) throws -> Bool)]) throws -> Samples {
     let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
     let bytes = [UInt8](data)
@@ -70,7 +71,8 @@ func atomicWrites(size: Int, calls: Int,
             let index = (call + turn) % competitors.count
             let (name, body) = competitors[index]
             var ok = true
-            samples.add(try time(clock) { ok = try body(data, bytes) }, to: index)
+            let call = { ok = try body(data, bytes) }
+            samples.add(try threadCPU ? threadCPUTime(call) : time(clock, call), to: index)
             for work in untimed { work() }
             untimed.removeAll()
             if !ok { throw BenchmarkFailure(description: "\(name) failed") }
@@ -79,36 +81,15 @@ func atomicWrites(size: Int, calls: Int,
     return samples
 }
 
-/// The profiling mode's table: each competitor in `picks` run `calls` times
-/// at 4 KiB in turn (the order rotated), with the median, mean and tenth
-/// percentile of the calling thread's CPU time per call. `prepare` makes
-/// the target exist first (the exchanging sequences need one).
-func threadTimes(_ picks: [Int], _ competitors: [(String, (Data, [UInt8]) throws -> Bool)], calls: Int,
-                 prepare: (Data) throws -> Void) throws {
-    let data = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-    let bytes = [UInt8](data)
-    try prepare(data)
-    var cpu = Array(repeating: [Double](), count: picks.count)
-    for call in 0..<calls {
-        for turn in picks.indices {
-            let slot = (call + turn) % picks.count
-            let (name, body) = competitors[picks[slot]]
-            var start = timespec(), end = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
-            let ok = try body(data, bytes)
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end)
-            for work in untimed { work() }
-            untimed.removeAll()
-            if !ok { throw BenchmarkFailure(description: "\(name) failed") }
-            cpu[slot].append(Double(end.tv_sec - start.tv_sec) * 1e6 + Double(end.tv_nsec - start.tv_nsec) / 1e3)
-        }
-    }
+/// The profiling mode's table: `competitors` at 4 KiB, each call timed by
+/// the calling thread's CPU clock.
+func threadTimes(_ competitors: [(String, (Data, [UInt8]) throws -> Bool)], calls: Int) throws {
+    let samples = try atomicWrites(size: 4096, calls: calls, threadCPU: true, competitors)
     print("| competitor (4 KiB, thread CPU per call) | median | mean | 10th percentile |")
     print("|---|---:|---:|---:|")
-    for slot in picks.indices {
-        let sorted = cpu[slot].sorted()
-        let mean = sorted.reduce(0, +) / Double(max(sorted.count, 1))
-        print("| \(competitors[picks[slot]].0) | \(format(sorted[sorted.count / 2])) µs | \(format(mean)) µs | \(format(sorted[sorted.count / 10])) µs |")
+    for index in competitors.indices {
+        print("| \(competitors[index].0) | \(format(samples.median(index))) µs | \(format(samples.mean(index))) µs "
+              + "| \(format(samples.tenthPercentile(index))) µs |")
     }
 }
 
@@ -161,8 +142,10 @@ func run() throws {
     // disk's moods (work ours leaves to `ReplacedFiles` runs on another
     // thread and is not counted, as the C sequences' unlink off the clock).
     if let picked = ProcessInfo.processInfo.environment["FSB_CPU"] {
-        try threadTimes(picked.split(separator: ",").compactMap { Int($0) }.filter(twoFlushes.indices.contains),
-                        twoFlushes, calls: calls) { data in try held.descriptor.writeAtomically(data, to: target) }
+        let picks = picked.split(separator: ",").compactMap { Int($0) }.filter(twoFlushes.indices.contains)
+        // The exchanging sequences need a target to exchange with.
+        try held.descriptor.writeAtomically(Data(count: 4096), to: target)
+        try threadTimes(picks.map { twoFlushes[$0] }, calls: calls)
         return
     }
     for (label, size, count) in [("4 KiB", 4096, calls), ("1 MiB", 1 << 20, max(calls / 4, 20))] {

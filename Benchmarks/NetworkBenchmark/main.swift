@@ -115,9 +115,14 @@ print("files: \(fileCount), \(totalBytes) bytes, parallel \(parallel), server pi
 // figures are comparable only with the setting printed beside them
 // (`echo 11 > …/page_reporting_order` turns it off until a reboot; 9 is
 // this machine's default).
-let reportingOrder = (try? FileSystemPaths.readFile(atPath: "/sys/module/page_reporting/parameters/page_reporting_order"))
-    .flatMap { $0 }.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
-print("free page reporting: " + (reportingOrder.map { Int($0).map { $0 > 10 ? "off (order \($0))" : "on (order \($0))" } ?? $0 } ?? "none"))
+func pageReporting() -> String {
+    guard let data = try? FileSystemPaths.readFile(atPath: "/sys/module/page_reporting/parameters/page_reporting_order"),
+          let order = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    else { return "none" }
+    // Blocks above the largest order (10) are never free: nothing is reported.
+    return order > 10 ? "off (order \(order))" : "on (order \(order))"
+}
+print("free page reporting: " + pageReporting())
 
 let home = work.appendingPathComponent("home")
 try? FileSystemPaths.removeTree(atPath: home.path)
@@ -160,6 +165,21 @@ if !checkOnly {
     try FileSystemPaths.writeAtomically(Data(config.utf8), toPath: configPath)
     let curlFiles = (0..<fileCount).map { "\(curlDirectory.path)/f\($0).bin" }
     print("load average before: \(loadAverage())")
+    // Ours: the launch check, then the re-fetch of everything.
+    func runOurs() async throws -> (wall: Double, cpu: Double) {
+        let start = now(), startCPU = processCPU(RUSAGE_SELF.rawValue)
+        let report = try await cache.restoreMissing(concurrency: parallel)
+        let result = (now() - start, processCPU(RUSAGE_SELF.rawValue) - startCPU)
+        guard report.isComplete, report.fetched.count == fileCount else { print("re-fetch incomplete: \(report.failures.count) failures"); exit(1) }
+        return result
+    }
+    // curl --parallel on the same files, same server, same parallelism.
+    func runCurl() throws -> (wall: Double, cpu: Double) {
+        let curl = try timedRun("/usr/bin/curl", ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(parallel),
+                                                  "--config", configPath])
+        guard curl.status == 0 else { print("curl failed: \(curl.status)"); exit(1) }
+        return (curl.wall, curl.cpu)
+    }
     for round in 0..<rounds {
         // Both sides' files of the last round go first: our purge of Caches
         // and curl's output directory, then one untimed flush, so that
@@ -176,21 +196,6 @@ if !checkOnly {
         try FileSystemPaths.makeDirectories(atPath: curlDirectory.path)
         try container.synchronizeFileSystem()
         if settle > 0 { try await Task.sleep(for: .seconds(settle)) }
-        // Ours: the launch check, then the re-fetch of everything.
-        func runOurs() async throws -> (wall: Double, cpu: Double) {
-            let start = now(), startCPU = processCPU(RUSAGE_SELF.rawValue)
-            let report = try await cache.restoreMissing(concurrency: parallel)
-            let result = (now() - start, processCPU(RUSAGE_SELF.rawValue) - startCPU)
-            guard report.isComplete, report.fetched.count == fileCount else { print("re-fetch incomplete: \(report.failures.count) failures"); exit(1) }
-            return result
-        }
-        // curl --parallel on the same files, same server, same parallelism.
-        func runCurl() throws -> (wall: Double, cpu: Double) {
-            let curl = try timedRun("/usr/bin/curl", ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(parallel),
-                                                      "--config", configPath])
-            guard curl.status == 0 else { print("curl failed: \(curl.status)"); exit(1) }
-            return (curl.wall, curl.cpu)
-        }
         // The sides take turns going first, each after the same untimed flush.
         let oursFirst = round % 2 == 0
         var ourRun = (wall: 0.0, cpu: 0.0), curlRun = (wall: 0.0, cpu: 0.0)
