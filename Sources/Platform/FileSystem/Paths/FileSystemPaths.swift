@@ -90,6 +90,9 @@ public enum FileSystemPaths {
 
     /// Replaces the file at `path` atomically (see
     /// ``FileDescriptor/replaceAtomically(_:options:_:)``).
+    // Inlinable so that the write is specialized for the caller's bytes
+    // (generic, it looks up `Bytes`' metadata on every call).
+    @inlinable
     public static func writeAtomically<Bytes: DataProtocol>(_ bytes: Bytes, toPath path: String,
                                                             options: AtomicWriteOptions = AtomicWriteOptions()) throws(FileSystemError) {
         try withParent(of: path) { parent, name throws(FileSystemError) in
