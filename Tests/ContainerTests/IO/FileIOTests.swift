@@ -49,6 +49,19 @@ import Testing
         #expect(try code { _ = try container.openFile("top.bin", mode: .readWriteEmptied) } == .writeAtRoot)
     }
 
+    @Test("startWriteback is a hint: the file reads as written, and a closed handle ignores it")
+    func writebackHint() throws {
+        let container = try container()
+        let handle = try container.openFile("Library/Caches/part.bin", mode: .readWriteCreate)
+        let bytes = Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try handle.write(bytes, at: 0)
+        handle.startWriteback()
+        #expect(try handle.size() == UInt64(bytes.count))
+        handle.close()
+        handle.startWriteback()
+        #expect(try container.read("Library/Caches/part.bin") == bytes)
+    }
+
     @Test func patchWritesOnlyTheChangedRanges() throws {
         let container = try container()
         var content = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })

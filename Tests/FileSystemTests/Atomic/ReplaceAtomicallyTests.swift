@@ -124,6 +124,34 @@ import Testing
         #expect(try scratch.read("target.txt") == "outside")
     }
 
+    /// By path, the write is specialized in the caller for each kind of
+    /// bytes (`@inlinable`): contiguous, an array, and regions in pieces.
+    @Test(arguments: durabilities)
+    func byPathWritesEveryKindOfBytes(durability: Durability) throws {
+        let scratch = try Scratch()
+        let path = scratch.path + "/file.txt"
+        let options = AtomicWriteOptions(durability: durability)
+        try FileSystemPaths.writeAtomically(Data("data".utf8), toPath: path, options: options)
+        #expect(try scratch.read("file.txt") == "data")
+        try FileSystemPaths.writeAtomically(Array("array".utf8), toPath: path, options: options)
+        #expect(try scratch.read("file.txt") == "array")
+        var pieces = DispatchData.empty
+        for piece in ["in ", "three ", "pieces"] {
+            Array(piece.utf8).withUnsafeBytes { pieces.append(DispatchData(bytes: $0)) }
+        }
+        #expect(pieces.regions.count == 3)
+        try FileSystemPaths.writeAtomically(pieces, toPath: path, options: options)
+        #expect(try scratch.read("file.txt") == "in three pieces")
+        #expect(try scratch.temporaries().isEmpty)
+        do {
+            try FileSystemPaths.writeAtomically(Data("x".utf8), toPath: scratch.path + "/missing/file.txt", options: options)
+            Issue.record("a write into a missing directory succeeded")
+        } catch {
+            let failure = error as? FileSystemError
+            #expect(failure?.isNotFound == true && failure?.path == scratch.path + "/missing/file.txt")
+        }
+    }
+
     @Test func aFailedReplaceKeepsNoHold() throws {
         let scratch = try Scratch()
         try scratch.write("old", to: "file.txt")
