@@ -2,7 +2,8 @@ import FileSystem
 import SystemPackage
 
 /// A failed system call while reading or writing a file, with the reason the
-/// system gave (`strerror`).
+/// system gave (`strerror`) and, where FileSystem reported it, the failure
+/// itself as its cause.
 struct FileIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was being done: "read", "write", "replace" ….
     var operation: String
@@ -10,6 +11,10 @@ struct FileIOError: Error, Hashable, Sendable, CustomStringConvertible {
     var path: String?
     /// The `errno` value.
     var code: Int32
+    /// FileSystem's own report, kept so a caller can still ask what kind of
+    /// failure it was (`cause?.isNoSpace`) and the message can say what was
+    /// refused ("it is a block device").
+    var cause: FileSystemError?
 
     init(_ operation: String, path: String? = nil, code: Int32) {
         self.operation = operation
@@ -21,10 +26,14 @@ struct FileIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// command's `operation`.
     init(_ operation: String, path: String? = nil, _ failure: FileSystemError) {
         self.init(operation, path: path, code: failure.errno.rawValue)
+        cause = failure
     }
 
     var description: String {
         let reason = Errno(rawValue: code).description
+        // FileSystem's operation says more than ours where it explains
+        // itself ("write output to (it is a block device)").
+        let operation = cause.map { $0.operation.contains("(") ? $0.operation : self.operation } ?? self.operation
         if let path { return "cannot \(operation) \(path): \(reason)" }
         return "cannot \(operation): \(reason)"
     }

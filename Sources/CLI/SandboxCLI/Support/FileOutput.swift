@@ -3,12 +3,14 @@ import Foundation
 import Launch
 import SystemPackage
 
-/// Writes command output: to standard output, or to a file replaced atomically.
+/// Writes command output: to standard output, or to a named output.
 ///
 /// Every byte goes through FileSystem: standard output with
-/// `FileDescriptor.writeFully`, a file with the package's one atomic replace
-/// (`FileSystemPaths.writeAtomically`), so a reader sees either the old or
-/// the new contents and never a half-written file.
+/// `FileDescriptor.writeFully`, a named output by the package's one output
+/// rule (`FileSystemPaths.writeOutput`): a regular file is replaced
+/// atomically, so a reader sees either the old or the new contents and
+/// never a half-written file, and a device, a FIFO or a socket is written
+/// through, never replaced.
 enum FileOutput {
     /// Writes `data` to standard output.
     static func writeToStandardOutput(_ data: Data) throws {
@@ -26,35 +28,34 @@ enum FileOutput {
         try? FileDescriptor.standardError.writeFully(Array(text.utf8))
     }
 
-    /// Replaces the file at `path` with `data` atomically, keeping the
-    /// permission bits of the file it replaces, and flushed with its
-    /// directory (`.full`): the user's file survives a power loss once the
-    /// command has said it is written.
-    ///
-    /// When `path` is a symbolic link the link's target is replaced, so the
-    /// link keeps working, as a plain write through it would.
+    /// Writes `data` to the named output `path` by the package's output
+    /// rule (`OutputDestination`): a regular file (or a new name) is
+    /// replaced atomically, keeping its permission bits, and flushed with
+    /// its directory (`.full`), so the user's file survives a power loss
+    /// once the command has said it is written; a character device, a FIFO
+    /// or a socket is written through and stays what it was; anything else
+    /// is refused. A symbolic link's target is replaced, so the link keeps
+    /// working, as a plain write through it would.
     static func writeAtomically(_ data: Data, to path: String) throws {
         do {
-            try FileSystemPaths.writeAtomically(data, toPath: resolvingSymbolicLinks(path),
-                                                options: AtomicWriteOptions(durability: .full))
+            try FileSystemPaths.writeOutput(toPath: path) { file throws(FileSystemError) in try file.writeFully(data) }
         } catch {
             throw FileIOError("write", path: path, error)
         }
     }
 
-    /// Replaces the file at `path` atomically, as ``writeAtomically(_:to:)``
-    /// does, with the bytes `produce` hands to the writer it is given, in
-    /// order, as it makes them: the file is written while the rest is still
-    /// being made, and nothing is visible at `path` until all of it is
-    /// written and flushed. When `produce` throws, the file is left as it
-    /// was and its error is rethrown; the writer may be called from any
-    /// thread, one call at a time.
+    /// Writes the named output `path` as ``writeAtomically(_:to:)`` does,
+    /// with the bytes `produce` hands to the writer it is given, in order,
+    /// as it makes them: a file is written while the rest is still being
+    /// made, and nothing is visible at `path` until all of it is written
+    /// and flushed. When `produce` throws, a file is left as it was and its
+    /// error is rethrown; the writer may be called from any thread, one
+    /// call at a time.
     static func replaceAtomically(_ path: String,
                                   producing produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         var producerFailure: (any Error)?
         do {
-            try FileSystemPaths.replaceAtomically(atPath: resolvingSymbolicLinks(path),
-                                                  options: AtomicWriteOptions(durability: .full)) { file throws(FileSystemError) in
+            try FileSystemPaths.writeOutput(toPath: path) { file throws(FileSystemError) in
                 do {
                     var position: UInt64 = 0
                     try produce { bytes in
@@ -77,18 +78,5 @@ enum FileOutput {
             if let producerFailure { throw producerFailure }
             throw FileIOError("write", path: path, error)
         }
-    }
-
-    /// `path` with its final symbolic links followed (a relative target is
-    /// relative to the link's directory); `path` itself when it is no link,
-    /// or when the links go round in a loop.
-    private static func resolvingSymbolicLinks(_ path: String) -> String {
-        var current = path
-        for _ in 0..<40 {
-            guard let info = (try? FileSystemPaths.status(atPath: current)) ?? nil, info.isSymbolicLink,
-                  let target = try? FileSystemPaths.readLink(atPath: current) else { return current }
-            current = target.hasPrefix("/") ? target : FileSystemPaths.split(current).directory + "/" + target
-        }
-        return path
     }
 }

@@ -79,13 +79,20 @@ extension FileDescriptor {
                 if renamed { ReplacedFiles.release(hold) } else { hold.closeQuietly() }
             }
         }
-        var existing: FileStatus?
-        if options.permissions == nil || options.keepsExtendedAttributes {
-            // The held file's own status saves a lookup by name.
-            if let replaced { existing = try replaced.status() } else { existing = try statusIfPresent(of: name) }
-        }
+        // The held file's own status saves a lookup by name. It is read
+        // whatever the options: a device, a FIFO or a socket is never
+        // renamed over (see ``FileStatus/isSpecialFile``).
+        // Without a hold (nothing there, on Linux) a lookup is made only
+        // when the options need the old file's status.
+        let existing: FileStatus? = if let replaced { try replaced.status() }
+            else if options.permissions == nil || options.keepsExtendedAttributes { try statusIfPresent(of: name) }
+            else { nil }
         if let existing {
             if existing.isDirectory { throw FileSystemError(.isDirectory, "replace", path: name) }
+            if existing.isSpecialFile {
+                throw FileSystemError(.fileExists, "replace (it is \(existing.kindDescription); only a regular file is replaced)",
+                                      path: name)
+            }
             if existing.isRegularFile {
                 if options.permissions == nil { mode = existing.permissions }
                 if options.keepsExtendedAttributes {

@@ -49,7 +49,7 @@ extension FileDescriptor {
     static func openBeneath(_ root: Int32, _ path: String, flags: Int32, mode: UInt32,
                             followFinal: Bool, resolution: PathResolution) throws(Errno) -> Int32 {
         if path.isEmpty {
-            let fd = retryingOnInterrupt { openat(root, ".", flags & ~(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW)) }
+            let fd = openFile(root, ".", flags & ~(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW))
             guard fd >= 0 else { throw currentErrno }
             return fd
         }
@@ -105,14 +105,14 @@ extension FileDescriptor {
                 continue
             }
             if isFinal {
-                let fd = retryingOnInterrupt { openat(current, name, flags | O_NOFOLLOW, mode_t(mode)) }
+                let fd = openFile(current, name, flags | O_NOFOLLOW, mode_t(mode))
                 if fd >= 0 { return fd }
                 // A link swapped in after the fstatat: look again.
                 if errno == ELOOP && followFinal && links < 40 { pending.append(name); links += 1; continue }
                 throw currentErrno
             }
             if looked != 0 { throw currentErrno }
-            let fd = retryingOnInterrupt { openat(current, name, O_PATH_FLAG | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            let fd = openFile(current, name, O_PATH_FLAG | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             if fd < 0 {
                 // ENOTDIR on a link swapped in after the fstatat: look again.
                 if errno == ENOTDIR && links < 40 { pending.append(name); links += 1; continue }
@@ -121,7 +121,7 @@ extension FileDescriptor {
             stack.append(fd)
         }
         // Every component was "." or a link that led back to the start.
-        let fd = retryingOnInterrupt { openat(current, ".", flags & ~(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW)) }
+        let fd = openFile(current, ".", flags & ~(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW))
         guard fd >= 0 else { throw currentErrno }
         return fd
     }

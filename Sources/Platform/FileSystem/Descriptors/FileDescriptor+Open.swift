@@ -19,6 +19,12 @@ extension FileDescriptor.OpenOptions {
     }
 }
 
+extension FileDescriptor.OpenOptions {
+    /// `O_NOCTTY`: a terminal opened for writing (`-o /dev/tty`) does not
+    /// become the process's controlling terminal.
+    public static var noControllingTerminal: Self { Self(rawValue: O_NOCTTY) }
+}
+
 extension FileDescriptor {
     /// Flags for `open`: the access mode, the options and close-on-exec,
     /// which every descriptor of this package carries.
@@ -34,7 +40,7 @@ extension FileDescriptor {
     public static func open(atPath path: String, _ access: AccessMode, options: OpenOptions = [],
                             permissions: UInt32 = 0o644) throws(FileSystemError) -> FileDescriptor {
         let flags = Self.flags(access, options)
-        let fd = retryingOnInterrupt { openPath(path, flags, mode_t(permissions)) }
+        let fd = openFile(AT_FDCWD, path, flags, mode_t(permissions))
         return FileDescriptor(rawValue: try check(fd, "open", path))
     }
 
@@ -52,7 +58,7 @@ extension FileDescriptor {
     public func open(_ name: String, _ access: AccessMode, options: OpenOptions = [],
                      permissions: UInt32 = 0o644) throws(FileSystemError) -> FileDescriptor {
         let flags = Self.flags(access, options)
-        let fd = retryingOnInterrupt { openat(rawValue, name, flags, mode_t(permissions)) }
+        let fd = openFile(rawValue, name, flags, mode_t(permissions))
         return FileDescriptor(rawValue: try check(fd, "open", name))
     }
 
@@ -67,6 +73,3 @@ extension FileDescriptor {
     public func closeQuietly() { _ = c_close(rawValue) }
 }
 
-/// `open(2)` by path, outside `FileDescriptor`'s members of the same name.
-@inline(__always)
-private func openPath(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }

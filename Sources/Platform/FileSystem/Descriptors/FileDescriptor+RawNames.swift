@@ -48,7 +48,7 @@ extension FileDescriptor {
         guard let bytes = entry.bytes else { return try openDirectory(entry.name) }
         let flags = Self.flags(.readOnly, [.directory, .noFollow])
         let fd = bytes.withUnsafeBufferPointer { name in
-            Self.withCName(name) { cName in retryingOnInterrupt { openat(rawValue, cName, flags) } }
+            Self.withCName(name) { cName in openFile(rawValue, cName, flags) }
         }
         guard fd >= 0 else { throw FileSystemError(currentErrno, "open", path: entry.name) }
         return FileDescriptor(rawValue: fd)

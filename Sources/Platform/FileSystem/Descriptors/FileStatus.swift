@@ -39,6 +39,28 @@ public struct FileStatus: Sendable, Hashable {
     public var isDirectory: Bool { mode & 0o170000 == 0o040000 }
     public var isRegularFile: Bool { mode & 0o170000 == 0o100000 }
     public var isSymbolicLink: Bool { mode & 0o170000 == 0o120000 }
+    public var isCharacterDevice: Bool { mode & 0o170000 == 0o020000 }
+    public var isBlockDevice: Bool { mode & 0o170000 == 0o060000 }
+    /// A named pipe (`mkfifo`).
+    public var isFIFO: Bool { mode & 0o170000 == 0o010000 }
+    public var isSocket: Bool { mode & 0o170000 == 0o140000 }
+    /// A device, a FIFO or a socket: something whose name stands for more
+    /// than bytes on the disk, which an atomic replace must never rename a
+    /// file over (a `-o /dev/null` would take the machine's `/dev/null`).
+    public var isSpecialFile: Bool { isCharacterDevice || isBlockDevice || isFIFO || isSocket }
+    /// What kind of file it is, for messages: "a regular file", "a FIFO" ….
+    public var kindDescription: String {
+        switch mode & 0o170000 {
+        case 0o100000: return "a regular file"
+        case 0o040000: return "a directory"
+        case 0o120000: return "a symbolic link"
+        case 0o020000: return "a character device"
+        case 0o060000: return "a block device"
+        case 0o010000: return "a FIFO"
+        case 0o140000: return "a socket"
+        default: return "a file of unknown type"
+        }
+    }
     /// Modification time in seconds since 1970, with its fraction.
     public var modificationSeconds: Double { Double(modificationNanoseconds) / 1_000_000_000 }
 

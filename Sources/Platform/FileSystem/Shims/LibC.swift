@@ -72,6 +72,26 @@ func retryingOnInterrupt<T: FixedWidthInteger & SignedInteger>(_ call: () -> T) 
     }
 }
 
+/// `openat`, again after `EINTR`; the one way this module opens a name.
+///
+/// An `O_PATH` open refused as unsupported is made again as a
+/// non-blocking read-only open: a confined app's seccomp filter refuses
+/// `O_PATH` that way (Landlock does not check such opens, so the launcher
+/// forbids them), and an open for reading is one Landlock does check. A
+/// link opened with `O_NOFOLLOW` then fails with `ELOOP` instead of
+/// yielding the link itself.
+@inline(__always)
+func openFile(_ directory: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    let fd = retryingOnInterrupt { openat(directory, name, flags, mode) }
+    #if os(Linux)
+    if fd < 0, errno == EOPNOTSUPP, flags & O_PATH_FLAG != 0 {
+        let readable = (flags & ~(O_PATH_FLAG | O_ACCMODE)) | O_RDONLY | O_NONBLOCK
+        return retryingOnInterrupt { openat(directory, name, readable, mode) }
+    }
+    #endif
+    return fd
+}
+
 /// Throws a ``FileSystemError`` built from `errno` when `result` is negative.
 @inline(__always)
 func check<T: FixedWidthInteger & SignedInteger>(_ result: T, _ operation: String, _ path: String) throws(FileSystemError) -> T {
