@@ -50,6 +50,9 @@ extension AttemptLog {
         attempt("foundation-home-directory", expect: .allowed, "NSHomeDirectory() is the container") {
             NSHomeDirectory() == t.container ? 0 : Platform.notFound
         }
+        attempt("fchdir-documents", expect: .allowed, "enter Documents through a descriptor (fchdir)") {
+            Platform.changeDirectoryThroughDescriptor(documents)
+        }
         attempt("run-system-tool", expect: .allowed, skipUnless: Platform.exists("/bin/true"), "run /bin/true") {
             Platform.run("/bin/true")
         }

@@ -109,6 +109,17 @@ extension AttemptLog {
         attempt("remove-outside", expect: .denied, "delete a file outside") {
             Platform.remove(t.outside + "/victim.txt")
         }
+        // Metadata probes Landlock does not see; the launcher's seccomp
+        // filter refuses them whole (LaunchCore's MetadataProbeFilter).
+        attempt("open-path-outside", expect: .denied, "hold the outside directory with O_PATH") {
+            Platform.openPathOnly(t.outside)
+        }
+        attempt("chdir-outside", expect: .denied, "make the outside directory the working directory") {
+            Platform.changeDirectory(t.outside)
+        }
+        attempt("name-to-handle-outside", expect: .denied, "get a file handle for a file outside") {
+            Platform.fileHandle(t.outside + "/secret.txt")
+        }
         attempt("execute-written-file", expect: .denied, "run a script the app wrote into tmp") {
             let script = t.container + "/tmp/" + t.tag + ".sh"
             try? Data("#!/bin/sh\nexit 0\n".utf8).write(to: URL(fileURLWithPath: script))

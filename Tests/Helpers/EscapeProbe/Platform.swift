@@ -19,6 +19,10 @@ private func c_truncate(_ path: String) -> Int32 { truncate(path, 0) }
 private func c_setxattr(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer,
                         _ size: Int, _ flags: Int32) -> Int32
 
+@_silgen_name("name_to_handle_at")
+private func c_name_to_handle_at(_ directory: Int32, _ path: UnsafePointer<CChar>, _ handle: UnsafeMutableRawPointer,
+                                 _ mountID: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+
 enum Platform {
     private static func result(_ value: Int32) -> Int32 { value == 0 ? 0 : errno }
 
@@ -76,6 +80,40 @@ enum Platform {
         return exit == 0 ? 0 : EIO
     }
 
+    /// `open(O_PATH)`: a handle for `fstat` and `*at` calls, which needs
+    /// no read permission and which Landlock does not check.
+    static func openPathOnly(_ path: String) -> Int32 {
+        let fd = open(path, 0o10000000 | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return errno }
+        close(fd)
+        return 0
+    }
+    /// `chdir`, then back to where the probe was.
+    static func changeDirectory(_ path: String) -> Int32 {
+        let back = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if back >= 0 { _ = fchdir(back); close(back) } }
+        return result(chdir(path))
+    }
+    /// `fchdir` through a descriptor opened for reading (which Landlock checks).
+    static func changeDirectoryThroughDescriptor(_ path: String) -> Int32 {
+        let back = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if back >= 0 { _ = fchdir(back); close(back) } }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        return result(fchdir(fd))
+    }
+    /// `name_to_handle_at`, which tells a file's handle without opening it.
+    static func fileHandle(_ path: String) -> Int32 {
+        // struct file_handle: u32 handle_bytes, i32 handle_type, then up to 128 bytes.
+        var handle = [UInt8](repeating: 0, count: 8 + 128)
+        withUnsafeBytes(of: UInt32(128)) { handle.replaceSubrange(0..<4, with: $0) }
+        var mountID: Int32 = 0
+        let answer = handle.withUnsafeMutableBytes { raw in
+            c_name_to_handle_at(AT_FDCWD, path, raw.baseAddress!, &mountID, 0)
+        }
+        return result(answer)
+    }
     static func changeMode(_ path: String, _ mode: mode_t) -> Int32 { result(chmod(path, mode)) }
     static func changeOwner(_ path: String) -> Int32 { result(chown(path, getuid(), getgid())) }
     /// Explicit times: only the owner (or a privileged process) may.

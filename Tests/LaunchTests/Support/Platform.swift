@@ -9,8 +9,9 @@ import Darwin
 
 enum LibC {
     /// The errors by which the kernel refuses an access: Landlock answers
-    /// `EACCES`, or `EXDEV` for links and renames across hierarchies.
-    static let denials: Set<Int32> = [EACCES, EPERM, EXDEV]
+    /// `EACCES`, or `EXDEV` for links and renames across hierarchies; the
+    /// launcher's seccomp filter `EOPNOTSUPP` for `O_PATH` and file handles.
+    static let denials: Set<Int32> = [EACCES, EPERM, EXDEV, EOPNOTSUPP]
     static let permissionDenied = EACCES
     static let terminateSignal = SIGTERM
 

@@ -97,6 +97,42 @@ enum Platform {
         #endif
     }
 
+    // MARK: Seccomp
+
+    private static let setSeccomp: Int32 = 22
+    private static let seccompModeFilter: UInt = 2
+    static let operationNotSupported = EOPNOTSUPP
+    static let invalidArgument = EINVAL
+
+    /// Sets no-new-privileges, then installs the classic BPF `program` as
+    /// this thread's seccomp filter (kept over `execve`).
+    static func installSeccompFilter(_ program: [MetadataProbeFilter.Instruction]) throws {
+        #if os(Linux)
+        guard c_prctl(setNoNewPrivileges, 1, 0, 0, 0) == 0 else { throw SystemFailure(errno: errno) }
+        // struct sock_filter: u16 code, u8 jt, u8 jf, u32 k (8 bytes, native order).
+        var filters = [UInt8]()
+        filters.reserveCapacity(program.count * 8)
+        for instruction in program {
+            withUnsafeBytes(of: instruction.code) { filters.append(contentsOf: $0) }
+            filters.append(instruction.jumpIfTrue)
+            filters.append(instruction.jumpIfFalse)
+            withUnsafeBytes(of: instruction.operand) { filters.append(contentsOf: $0) }
+        }
+        let result: Int32 = filters.withUnsafeBytes { raw in
+            // struct sock_fprog: u16 len, padding, then the pointer (16 bytes on 64-bit).
+            var header = [UInt8](repeating: 0, count: 16)
+            withUnsafeBytes(of: UInt16(program.count)) { header.replaceSubrange(0..<2, with: $0) }
+            withUnsafeBytes(of: UInt(bitPattern: raw.baseAddress)) { header.replaceSubrange(8..<16, with: $0) }
+            return header.withUnsafeBytes { fprog in
+                c_prctl(setSeccomp, seccompModeFilter, UInt(bitPattern: fprog.baseAddress), 0, 0)
+            }
+        }
+        guard result == 0 else { throw SystemFailure(errno: errno) }
+        #else
+        throw SystemFailure(errno: ENOSYS)
+        #endif
+    }
+
     // MARK: Descriptors
 
     /// Opens `path` as a location only (`O_PATH`), following links, and

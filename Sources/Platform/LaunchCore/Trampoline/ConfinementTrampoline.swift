@@ -41,6 +41,9 @@ public enum ConfinementTrampoline {
                     throw LaunchError(.pathNotFound, failure, path: directory, action)
                 }
             }
+            // Last, once the trampoline itself needs no `chdir` or `O_PATH`:
+            // the probes Landlock does not see (MetadataProbeFilter).
+            if case .confined = status { _ = try MetadataProbeFilter.install() }
         } catch {
             fail(error, status: request.statusDescriptor, exit: 126)
         }
