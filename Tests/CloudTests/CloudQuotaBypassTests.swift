@@ -11,9 +11,13 @@ import Testing
 @Suite struct CloudQuotaBypassTests {
     static let quota: Int64 = 1_000_000
 
-    /// Bytes in the chunk store's files (temporary files included).
-    static func bytesOnDisk(_ cloud: CloudFixture) throws -> UInt64 {
-        try FileSystemPaths.measureTree(atPath: cloud.temp.path("service") + "/chunks").bytes
+    /// Bytes the chunk store's objects hold (their sizes, not their blocks).
+    static func bytesOnDisk(_ cloud: CloudFixture) async throws -> UInt64 {
+        var total: UInt64 = 0
+        for key in try await cloud.server.service.chunks.keys(withPrefix: "") {
+            total += UInt64(try await cloud.server.service.chunks.get(key).count)
+        }
+        return total
     }
 
     static func put(_ client: RawCloudClient, _ device: RawCloudDevice, session: Int64, chunk: ChunkID,
@@ -47,7 +51,7 @@ import Testing
             #expect([409, 507].contains(status), "unexpected \(status): \(body?.message ?? "")")
             if status == 409 { #expect(body?.code == "conflict" && body?.message.contains("one chunk id has one encrypted size") == true) }
         }
-        let onDisk = try Self.bytesOnDisk(cloud)
+        let onDisk = try await Self.bytesOnDisk(cloud)
         let totals = try await cloud.ledger.totals()
         print("size-flip: \(statuses.filter { $0.0 < 300 }.count) stored, \(statuses.filter { $0.0 == 409 }.count) refused as another size, "
               + "\(onDisk) bytes on disk, \(totals.storedBytes) charged, quota \(Self.quota)")
@@ -71,12 +75,12 @@ import Testing
         let big = try await Self.put(client, device, session: session, chunk: chunk, size: 3 << 20)
         #expect(big.status == 409)
         #expect(try big.decode(ServiceErrorBody.self).message.contains("pending with 1600 bytes"))
-        #expect(try Self.bytesOnDisk(cloud) == 0)
+        #expect(try await Self.bytesOnDisk(cloud) == 0)
 
         // The retry with the charged size completes the pending row.
         let retry = try await Self.put(client, device, session: session, chunk: chunk, size: 1_600)
         #expect(retry.status == 201)
-        #expect(try Self.bytesOnDisk(cloud) == 1_600)
+        #expect(try await Self.bytesOnDisk(cloud) == 1_600)
         #expect(try await cloud.ledger.totals().storedBytes == 1_600)
         await cloud.stop()
     }
