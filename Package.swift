@@ -541,7 +541,9 @@ let package = Package(
             dependencies: ["TestSupport", "NetworkTransfers", "CacheManifest", "NetworkConditions", "ContentServer", "Container",
                            "content-server", "download-worker",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "Crypto", package: "swift-crypto")],
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           // To craft a damaged manifest, as a hostile app would write it.
+                           .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/NetworkTests"
         ),
         .testTarget(
@@ -591,7 +593,9 @@ let package = Package(
             // Depending on the executable makes `swift test` build `sandbox`,
             // which the end-to-end tests run as a subprocess.
             dependencies: ["TestSupport", "SandboxCLI", "sandbox", "sandbox-confine", "PropertyList", "KeyedArchive", "Keychain", "MobileBackup",
-                           "NetworkConditions", "FileSystem"],
+                           "NetworkConditions", "FileSystem",
+                           // To damage a cache manifest behind its back, as a hostile app would.
+                           .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/SandboxCLITests"
         ),
             .target(

@@ -19,10 +19,6 @@ extension CacheManifest {
         // (grapheme breaking), then a String per path and per name, cost as
         // much as the `fstatat` calls.
         let rows: CheckRows = try read("read the entries") { db in try CheckRows(db) }
-        if let misplaced = rows.firstMisplaced {
-            throw CacheManifestError(.invalidPath, path: rows.path(rows.entries[misplaced]),
-                                     "a cached file lives under Library/Caches or \(Self.pinnedDirectory)")
-        }
         var groups: [Range<Int>] = []
         var index = 0
         while index < rows.entries.count {
@@ -31,26 +27,29 @@ extension CacheManifest {
             index = end
         }
         let passes = Self.lookInParallel(rows, groups: groups, container: container)
-        var report = CacheCheckReport(checked: rows.entries.count)
+        var report = CacheCheckReport(checked: rows.entries.count + rows.rejected.count)
         for pass in passes {
-            if let failure = pass.failure {
-                throw CacheManifestError(.file, path: failure.directory, "cannot list: \(failure.reason)")
-            }
             report.healthy += pass.healthy
             report.healthyBytes += pass.healthyBytes
             for finding in pass.findings {
                 let entry = rows.entries[finding.entry]
                 report.problems.append(CacheProblem(path: rows.path(entry), url: "", reason: finding.reason,
-                                                    expectedSize: entry.size, foundSize: finding.foundSize))
+                                                    expectedSize: entry.size, foundSize: finding.foundSize, detail: finding.detail))
             }
         }
         if !report.problems.isEmpty {
             let urls: [String: String] = try read("read the URLs") { db in
                 Dictionary(try Row.fetchAll(db, sql: "SELECT path, url FROM resource WHERE path IN (SELECT value FROM json_each(?))",
                                             arguments: [String(decoding: try JSONEncoder().encode(report.problems.map(\.path)), as: UTF8.self)])
-                    .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+                    .map { (String.fromDatabaseValue($0[0]) ?? "", String.fromDatabaseValue($0[1]) ?? "") },
+                           uniquingKeysWith: { first, _ in first })
             }
             for index in report.problems.indices { report.problems[index].url = urls[report.problems[index].path] ?? "" }
+        }
+        // The rows not looked at, in path order among the others.
+        if !rows.rejected.isEmpty {
+            report.problems += rows.rejected
+            report.problems.sort { ($0.path, $0.row ?? 0) < ($1.path, $1.row ?? 0) }
         }
         return report
     }

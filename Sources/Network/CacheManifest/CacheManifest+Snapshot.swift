@@ -52,7 +52,13 @@ extension CacheManifest {
             defer { try? queue.close() }
             try queue.read { db in
                 let rows = try Row.fetchCursor(db, sql: "SELECT path, size FROM resource ORDER BY path")
-                while let row = try rows.next() { body(row[0], row[1]) }
+                while let row = try rows.next() {
+                    // A damaged row (a text size, no path) is not an entry:
+                    // its file, if any, is then seen as not recorded. Read
+                    // as what they hold, the columns never trap.
+                    guard let path = String.fromDatabaseValue(row[0]), let size = Int64.fromDatabaseValue(row[1]) else { continue }
+                    body(path, size)
+                }
             }
             return true
         } catch {

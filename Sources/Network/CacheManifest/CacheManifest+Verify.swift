@@ -5,33 +5,45 @@ extension CacheManifest {
     /// ``check()``, then hashes every file that passed and every changed
     /// one: a file whose SHA-256 differs is ``CacheProblem/Reason/corrupt``.
     /// A changed file whose hash still matches is recorded afresh (its new
-    /// inode and time) and counts as healthy. `progress` gets (done, total).
+    /// inode and time) and counts as healthy. A file that cannot be read
+    /// (it became a link or a FIFO since the check, say) is reported
+    /// ``CacheProblem/Reason/unreadable`` and the others are hashed all the
+    /// same. `progress` gets (done, total).
     public func verify(progress: ((Int, Int) -> Void)? = nil) throws(CacheManifestError) -> CacheCheckReport {
         var report = try check()
-        let entries = try all()
+        // Damaged rows are already in the check's report.
+        let entries = try readableEntries().entries
         let suspects = Set(report.problems.filter { $0.reason == .changed }.map(\.path))
         let absent = Set(report.problems.filter { $0.reason != .changed }.map(\.path))
         report.problems.removeAll { $0.reason == .changed }
         report.healthy = 0
         report.healthyBytes = 0
         var done = 0
+        let total = entries.count(where: { !absent.contains($0.path) })
         for entry in entries where !absent.contains(entry.path) {
+            done += 1
+            defer { progress?(done, total) }
             let digest: String
-            do { digest = try ContentDigest.sha256(ofFileAt: entry.path, in: container) } catch {
-                throw CacheManifestError(.file, path: entry.path, "cannot read: \(error)")
+            do throws(CacheManifestError) { digest = try ContentDigest.sha256(ofRegularFileAt: entry.path, in: container) } catch {
+                report.problems.append(CacheProblem(path: entry.path, url: entry.url, reason: .unreadable,
+                                                    expectedSize: entry.size, detail: error.message))
+                continue
             }
             if digest == entry.sha256 {
                 report.healthy += 1
                 report.healthyBytes += entry.size
-                if suspects.contains(entry.path) { try refreshIdentity(of: entry) }
+                if suspects.contains(entry.path) {
+                    do throws(CacheManifestError) { try refreshIdentity(of: entry) } catch {
+                        report.problems.append(CacheProblem(path: entry.path, url: entry.url, reason: .unreadable,
+                                                            expectedSize: entry.size, detail: error.message))
+                    }
+                }
             } else {
                 report.problems.append(CacheProblem(path: entry.path, url: entry.url, reason: .corrupt,
                                                     expectedSize: entry.size, foundSize: entry.size))
             }
-            done += 1
-            progress?(done, entries.count - absent.count)
         }
-        report.problems.sort { $0.path < $1.path }
+        report.problems.sort { ($0.path, $0.row ?? 0) < ($1.path, $1.row ?? 0) }
         return report
     }
 

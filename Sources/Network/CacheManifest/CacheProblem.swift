@@ -11,8 +11,18 @@ public struct CacheProblem: Sendable, Equatable, Codable {
         case changed
         /// Its content's SHA-256 differs from the recorded one.
         case corrupt
-        /// Something else stands at its path (a directory, a link).
+        /// Something else stands at its path (a directory, a link, a FIFO).
         case notAFile
+        /// The manifest's row itself is damaged (a column of the wrong type
+        /// or missing): it is reported with its row id and skipped.
+        case malformedRow
+        /// The row names a path the manifest may not own (outside Caches
+        /// and the pinned directory, or with a `..`): never looked at.
+        case invalidPath
+        /// The file or its directory could not be looked at or read (a
+        /// link where a directory should be, no permission): the others
+        /// are checked all the same.
+        case unreadable
     }
 
     public var path: String
@@ -21,13 +31,20 @@ public struct CacheProblem: Sendable, Equatable, Codable {
     /// Recorded and found sizes, when both are known.
     public var expectedSize: Int64
     public var foundSize: Int64?
+    /// The manifest's row id, for a row that is itself at fault.
+    public var row: Int64?
+    /// What exactly is wrong, when the reason alone does not say it.
+    public var detail: String?
 
-    public init(path: String, url: String, reason: Reason, expectedSize: Int64, foundSize: Int64? = nil) {
+    public init(path: String, url: String, reason: Reason, expectedSize: Int64, foundSize: Int64? = nil,
+                row: Int64? = nil, detail: String? = nil) {
         self.path = path
         self.url = url
         self.reason = reason
         self.expectedSize = expectedSize
         self.foundSize = foundSize
+        self.row = row
+        self.detail = detail
     }
 }
 

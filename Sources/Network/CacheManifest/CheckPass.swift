@@ -12,14 +12,12 @@ struct CheckPass: Sendable {
         var entry: Int
         var reason: CacheProblem.Reason
         var foundSize: Int64?
+        var detail: String?
     }
 
     var findings: [Finding] = []
     var healthy = 0
     var healthyBytes: Int64 = 0
-    /// The directory that could not be opened, and why; the pass stops there.
-    var failure: (directory: String, reason: String)?
-
     init() {}
 
     /// Checks the groups `groups` (ranges of entries, one directory each).
@@ -37,8 +35,12 @@ struct CheckPass: Sendable {
                     for index in group { look(at: index, rows.entries[index], in: held, paths) }
                 }
             } catch {
-                failure = (directory, "\(error)")
-                return
+                // A directory that cannot be opened (a link put in its
+                // place, no permission): its entries are reported, and the
+                // other directories are looked at all the same.
+                for index in group {
+                    findings.append(Finding(entry: index, reason: .unreadable, detail: "cannot open \(directory): \(error)"))
+                }
             }
         }
     }
@@ -47,8 +49,12 @@ struct CheckPass: Sendable {
                                _ paths: UnsafeBufferPointer<UInt8>) {
         let name = UnsafeBufferPointer(rebasing: paths[entry.start + entry.slash + 1..<entry.start + entry.count])
         // lstat beneath the held directory: a link is reported as a link,
-        // never followed. A failed look is a missing file, as before.
-        let status = (try? directory?.statusIfPresent(ofNameBytes: name)) ?? nil
+        // never followed.
+        let status: FileStatus?
+        do { status = try directory?.statusIfPresent(ofNameBytes: name) } catch {
+            findings.append(Finding(entry: index, reason: .unreadable, detail: "cannot look at it: \(error)"))
+            return
+        }
         guard let status else {
             findings.append(Finding(entry: index, reason: .missing))
             return

@@ -18,22 +18,35 @@ struct CheckRows: Sendable {
 
     var bytes: [UInt8] = []
     var entries: [Entry] = []
-    /// The first entry, in path order, that is not a path the manifest may
-    /// own; checked while reading, thrown once every row is read.
-    var firstMisplaced: Int?
+    /// The rows that are not looked at, each reported with its row id: a
+    /// damaged row (a column of the wrong type, no path) or a path the
+    /// manifest may not own. One bad row never stops the check of the
+    /// others.
+    var rejected: [CacheProblem] = []
 
     /// Every row of `resource`, in path order (SQLite's binary collation,
     /// the order of the bytes), so the entries of one directory come
     /// together and each directory is opened once.
     init(_ db: Database) throws {
-        var bytes: [UInt8] = [], entries: [Entry] = [], firstMisplaced: Int?
+        var bytes: [UInt8] = [], entries: [Entry] = [], rejected: [CacheProblem] = []
         bytes.reserveCapacity(64 * 1024)
-        let rows = try Row.fetchCursor(db, sql: "SELECT path, size, inode, modifiedNanoseconds FROM resource ORDER BY path")
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, path, size, inode, modifiedNanoseconds FROM resource ORDER BY path")
         while let row = try rows.next() {
+            let rowID: Int64 = Int64.fromDatabaseValue(row[0]) ?? -1
+            // Each column is read as what it holds: a value of another type
+            // (which SQLite stores without complaint) is a damaged row,
+            // never a trap in the conversion.
+            let size = Int64.fromDatabaseValue(row[2]), inode = Int64.fromDatabaseValue(row[3])
+            let modified = Int64.fromDatabaseValue(row[4])
+            guard case .string(let text) = (row[1] as DatabaseValue).storage, !text.isEmpty,
+                  let size, size >= 0, let inode, let modified else {
+                rejected.append(Self.damaged(row, rowID: rowID))
+                continue
+            }
             let start = bytes.count
             // The text's bytes in place, appended once: a String per row
             // (validated, allocated) is what this avoids.
-            try row.withUnsafeData(atIndex: 0) { data in
+            try row.withUnsafeData(atIndex: 1) { data in
                 data?.withUnsafeBytes { bytes.append(contentsOf: $0) }
             }
             let count = bytes.count - start
@@ -41,12 +54,31 @@ struct CheckRows: Sendable {
                 let path = UnsafeBufferPointer(rebasing: buffer[start..<start + count])
                 return (Self.isOwnedPlace(path), path.lastIndex(of: UInt8(ascii: "/")) ?? -1)
             }
-            if firstMisplaced == nil, !owned { firstMisplaced = entries.count }
-            entries.append(Entry(start: start, count: count, slash: slash, size: row[1], inode: row[2], modified: row[3]))
+            guard owned else {
+                bytes.removeSubrange(start...)
+                rejected.append(CacheProblem(path: text, url: "", reason: .invalidPath, expectedSize: size, row: rowID,
+                    detail: "a cached file lives under Library/Caches or \(CacheManifest.pinnedDirectory), with no '..'"))
+                continue
+            }
+            entries.append(Entry(start: start, count: count, slash: slash, size: size, inode: inode, modified: modified))
         }
         self.bytes = bytes
         self.entries = entries
-        self.firstMisplaced = firstMisplaced
+        self.rejected = rejected
+    }
+
+    /// The problem of a damaged row: which columns are wrong.
+    private static func damaged(_ row: Row, rowID: Int64) -> CacheProblem {
+        let path: DatabaseValue = row[1]
+        var wrong: [String] = []
+        if case .string(let text) = path.storage, !text.isEmpty {} else { wrong.append("path") }
+        for (index, name) in [(2, "size"), (3, "inode"), (4, "modifiedNanoseconds")]
+        where Int64.fromDatabaseValue(row[index]).map({ name != "size" || $0 >= 0 }) != true {
+            wrong.append(name)
+        }
+        let text = String.fromDatabaseValue(path) ?? ""
+        return CacheProblem(path: text, url: "", reason: .malformedRow, expectedSize: Int64.fromDatabaseValue(row[2]) ?? 0,
+                            row: rowID, detail: "row \(rowID) has no valid \(wrong.joined(separator: ", "))")
     }
 
     /// The path of `entry`, made for a report or an error.

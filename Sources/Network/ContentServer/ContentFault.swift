@@ -17,6 +17,15 @@ public struct ContentFault: Codable, Sendable, Equatable {
         /// The response declares ``ContentFault/afterBytes`` more bytes than
         /// it sends, then closes the connection.
         case wrongLength
+        /// A hostile server: `200` with no `Content-Length` and a body that
+        /// never ends (until the client closes the connection).
+        case endless
+        /// A hostile server: the body sends one byte every
+        /// ``ContentFault/seconds`` after ``ContentFault/afterBytes`` bytes,
+        /// never silent long enough for a stall timeout.
+        case drip
+        /// `302 Found` to ``ContentFault/location``.
+        case redirect
     }
 
     /// The request path it applies to (`/maps/tile-1.png`), or `*` for any.
@@ -29,13 +38,16 @@ public struct ContentFault: Codable, Sendable, Equatable {
     public var seconds: Double
     /// How many matching requests it spoils before it is used up.
     public var times: Int
+    /// Where a redirect points.
+    public var location: String?
 
-    public init(path: String, kind: Kind, afterBytes: Int = 0, seconds: Double = 0, times: Int = 1) {
+    public init(path: String, kind: Kind, afterBytes: Int = 0, seconds: Double = 0, times: Int = 1, location: String? = nil) {
         self.path = path
         self.kind = kind
         self.afterBytes = afterBytes
         self.seconds = seconds
         self.times = times
+        self.location = location
     }
 
     func matches(_ requestPath: String) -> Bool { path == "*" || path == requestPath }

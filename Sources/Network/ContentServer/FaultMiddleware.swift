@@ -17,6 +17,23 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
             headers[.retryAfter] = String(Int(fault.seconds.rounded(.up)))
             return Response(status: .serviceUnavailable, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "try again later\n")))
         }
+        if let fault, fault.kind == .redirect {
+            var headers = HTTPFields()
+            headers[.location] = fault.location ?? "/"
+            return Response(status: .found, headers: headers)
+        }
+        if let fault, fault.kind == .endless {
+            let book = self.book
+            // No length: the body is chunked and ends only when the client
+            // closes the connection (the write then throws).
+            return Response(status: .ok, body: ResponseBody { writer in
+                let chunk = ByteBuffer(repeating: 0x5A, count: 64 * 1024)
+                while true {
+                    try await writer.write(chunk)
+                    book.countBody(chunk.readableBytes)
+                }
+            })
+        }
         var response = try await next(request, context)
         let book = self.book
         let body = response.body
@@ -46,6 +63,9 @@ struct FaultingWriter: ResponseBodyWriter {
 
     mutating func write(_ buffer: ByteBuffer) async throws {
         var buffer = buffer
+        if let fault, fault.kind == .drip, written + buffer.readableBytes > fault.afterBytes {
+            try await drip(&buffer, fault)
+        }
         if let fault, fault.kind == .reset || fault.kind == .stall, !struck,
            written + buffer.readableBytes > fault.afterBytes {
             struck = true
@@ -62,6 +82,22 @@ struct FaultingWriter: ResponseBodyWriter {
         written += buffer.readableBytes
         book.countBody(buffer.readableBytes)
         try await inner.write(buffer)
+    }
+
+    /// Sends what comes before the fault's offset at once, then the rest
+    /// one byte every `seconds`.
+    private mutating func drip(_ buffer: inout ByteBuffer, _ fault: ContentFault) async throws {
+        if written < fault.afterBytes, let head = buffer.readSlice(length: fault.afterBytes - written) {
+            try await inner.write(head)
+            written += head.readableBytes
+            book.countBody(head.readableBytes)
+        }
+        while let byte = buffer.readSlice(length: 1) {
+            try await Task.sleep(for: .milliseconds(Int(fault.seconds * 1000)))
+            try await inner.write(byte)
+            written += 1
+            book.countBody(1)
+        }
     }
 
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {

@@ -61,6 +61,10 @@ public actor CachedResources {
 
     private func download(_ request: DownloadRequest, recording: Bool,
                           progress: (@Sendable (DownloadProgress) -> Void)?) async throws -> CachedResource {
+        var request = request
+        // The cache's hard limit bounds the body while it streams, not only
+        // once it has ended.
+        if let sizeLimit { request.sizeLimit = min(request.sizeLimit ?? sizeLimit, sizeLimit) }
         if let size = request.expectedSize { try makeRoom(for: size, replacing: request.destination, url: request.url) }
         let result = try await downloader.download(request, into: container, progress: progress)
         try makeRoom(for: result.size, replacing: request.destination, url: request.url, keeping: request.destination)

@@ -19,14 +19,22 @@ public struct DownloadRequest: Sendable, Equatable {
     /// `.none` flushes nothing, for a batch whose caller flushes the file
     /// system once at the end (a re-fetch of many files does).
     public var durability: Durability
+    /// The most bytes the body may have (the cache's hard limit, say); the
+    /// download stops as soon as it passes this, the expected size or the
+    /// server's declared length, whichever is smallest.
+    public var sizeLimit: Int64?
+    /// Where the download and its redirects may go.
+    public var hostPolicy: HostPolicy
 
     public init(url: URL, destination: String, expectedSHA256: String? = nil, expectedSize: Int64? = nil,
-                durability: Durability = .full) {
+                durability: Durability = .full, sizeLimit: Int64? = nil, hostPolicy: HostPolicy = HostPolicy()) {
         self.url = url
         self.destination = destination
         self.expectedSHA256 = expectedSHA256
         self.expectedSize = expectedSize
         self.durability = durability
+        self.sizeLimit = sizeLimit
+        self.hostPolicy = hostPolicy
     }
 }
 
@@ -58,4 +66,7 @@ public struct DownloadResult: Sendable, Equatable {
     /// radio model.
     public var started: Double
     public var ended: Double
+    /// The redirects followed, in order (each an allowed origin): reported,
+    /// never silent.
+    public var redirects: [String] = []
 }

@@ -10,7 +10,7 @@ extension Downloader {
     /// One attempt: a request (with `Range`/`If-Range` when a part can be
     /// resumed), the body streamed to the part by a ``PartWriter`` on the
     /// event loop, then verification and the move into place.
-    func attemptDownload(_ request: DownloadRequest, into container: AppContainer,
+    func attemptDownload(_ request: DownloadRequest, from location: URL, into container: AppContainer, deadline seconds: Double,
                          progress: (@Sendable (DownloadProgress) -> Void)?) async -> Result<DownloadResult, AttemptFailure> {
         let url = request.url.absoluteString
         let partial = PartialDownload(container: container, url: request.url, destination: request.destination)
@@ -28,14 +28,17 @@ extension Downloader {
             headers.add(name: "Range", value: "bytes=\(found.bytes)-")
             headers.add(name: "If-Range", value: found.source.validator)
         }
-        let writer = PartWriter(partial: partial, resumable: resumable, progress: progress)
+        let floor = configuration.minimumRate > 0 && configuration.rateWindow > 0
+            ? PartWriter.RateFloor(bytes: Int64(configuration.minimumRate * configuration.rateWindow), seconds: configuration.rateWindow)
+            : nil
+        let writer = PartWriter(partial: partial, resumable: resumable, limit: sizeLimit(of: request), floor: floor, progress: progress)
         defer { writer.close() }
         let httpRequest: HTTPClient.Request
-        do { httpRequest = try HTTPClient.Request(url: url, method: .GET, headers: headers) } catch {
+        do { httpRequest = try HTTPClient.Request(url: location.absoluteString, method: .GET, headers: headers) } catch {
             return .failure(AttemptFailure(error: NetworkError(.invalidRequest, url: url, "\(error)")))
         }
         let task = client.execute(request: httpRequest, delegate: writer,
-                                  deadline: .now() + .milliseconds(Int64(configuration.attemptTimeout * 1000)))
+                                  deadline: .now() + .milliseconds(Int64(max(0, seconds) * 1000)))
         do {
             try await withTaskCancellationHandler { try await task.futureResult.get() } onCancel: { task.cancel() }
         } catch {
@@ -73,6 +76,15 @@ extension Downloader {
         return .success(DownloadResult(path: request.destination, size: offset, sha256: digest, etag: writer.etag,
                                        lastModified: writer.lastModified, resumedFrom: writer.resumedFrom, bytesReceived: received,
                                        attempts: 1, started: 0, ended: Date().timeIntervalSince1970))
+    }
+
+    /// The smallest of the limits a body must stay under: the expected
+    /// size, the request's limit (the cache's), the downloader's maximum.
+    func sizeLimit(of request: DownloadRequest) -> PartWriter.SizeLimit? {
+        let candidates: [(Int64?, String)] = [(request.expectedSize, "the expected size"), (request.sizeLimit, "the size limit"),
+                                              (configuration.maxResourceSize, "the downloader's maximum")]
+        return candidates.compactMap { bytes, name in bytes.map { PartWriter.SizeLimit(bytes: $0, name: name) } }
+            .min { $0.bytes < $1.bytes }
     }
 
     /// Hashes the part's first `count` bytes, so a resumed download's

@@ -15,7 +15,7 @@ extension Downloader {
     /// know whether the server acted, so it is told, not retried.
     public func send(_ method: String, to url: URL, body: Data = Data(), limit: Int = 16 << 20) async throws(NetworkError) -> SentResponse {
         let text = url.absoluteString
-        guard let host = Self.origin(of: url) else { throw NetworkError(.invalidRequest, url: text, "the URL has no host") }
+        guard let host = HostPolicy.origin(of: url) else { throw NetworkError(.invalidRequest, url: text, "the URL has no host") }
         let policy = RetryPolicy.isIdempotent(method) ? configuration.retry : .never
         let started = Date().timeIntervalSince1970
         var attempt = 0
@@ -30,8 +30,11 @@ extension Downloader {
             if !body.isEmpty { request.body = .bytes(ByteBuffer(bytes: body)) }
             var failure: NetworkError
             var retryAfter: Double?
+            // The total limit bounds the attempt under way too.
+            let remaining = policy.totalLimit - (Date().timeIntervalSince1970 - started)
+            let seconds = max(0, min(configuration.attemptTimeout, remaining))
             do {
-                let response = try await client.execute(request, timeout: .milliseconds(Int64(configuration.attemptTimeout * 1000)))
+                let response = try await client.execute(request, timeout: .milliseconds(Int64(seconds * 1000)))
                 let collected = try await response.body.collect(upTo: limit)
                 await limiter.release(host)
                 let status = Int(response.status.code)
@@ -46,7 +49,7 @@ extension Downloader {
             }
             let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
             guard failure.isTransient, attempt < policy.maxAttempts,
-                  Date().timeIntervalSince1970 - started + delay <= policy.totalLimit else { throw failure }
+                  Date().timeIntervalSince1970 - started + delay < policy.totalLimit else { throw failure }
             do { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) } catch {
                 throw NetworkError(.cancelled, url: text, attempts: attempt, "cancelled")
             }

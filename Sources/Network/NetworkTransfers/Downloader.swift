@@ -33,14 +33,17 @@ public final class Downloader: Sendable {
     let client: HTTPClient
     let limiter: HostLimiter
     let conditions: Conditions
+    let resolver: AddressResolver
     let transfers = Mutex<[ClosedRange<Double>]>([])
 
     /// A downloader with its own connection pool. `conditions` defaults to
-    /// a device always on Wi-Fi.
+    /// a device always on Wi-Fi; `resolver` (the system's by default) gives
+    /// the addresses the host policy checks.
     public init(configuration: DownloaderConfiguration = DownloaderConfiguration(),
-                conditions: @escaping Conditions = { .success(.wifi) }) {
+                conditions: @escaping Conditions = { .success(.wifi) }, resolver: AddressResolver = .system) {
         self.configuration = configuration
         self.conditions = conditions
+        self.resolver = resolver
         limiter = HostLimiter(limit: configuration.maxConnectionsPerHost)
         client = SharedHTTPClients.client(for: configuration)
     }
@@ -58,42 +61,65 @@ public final class Downloader: Sendable {
     // MARK: Downloading
 
     /// Downloads `request.url` to `request.destination` in `container`,
-    /// resuming a part left by an earlier attempt or process.
+    /// resuming a part left by an earlier attempt or process. The target of
+    /// every attempt and redirect passes the request's ``HostPolicy`` before
+    /// any connection; ``RetryPolicy/totalLimit`` bounds the whole call,
+    /// the attempt under way included.
     public func download(_ request: DownloadRequest, into container: AppContainer,
                          progress: (@Sendable (DownloadProgress) -> Void)? = nil) async throws(NetworkError) -> DownloadResult {
         let url = request.url.absoluteString
-        guard let host = Self.origin(of: request.url) else {
-            throw NetworkError(.invalidRequest, url: url, "the URL has no host")
+        guard HostPolicy.origin(of: request.url) != nil else {
+            throw NetworkError(.invalidRequest, url: url, attempts: 0, "the URL has no host")
         }
         let policy = configuration.retry
         let started = Date().timeIntervalSince1970
         var attempt = 0
         var received: Int64 = 0
+        var location = request.url
+        var redirects: [String] = []
         while true {
             attempt += 1
             if case .failure(let unavailable) = conditions() {
                 throw NetworkError(.unavailable(unavailable.reason), url: url, attempts: attempt - 1, unavailable.message)
             }
-            await limiter.acquire(host)
+            let remaining = policy.totalLimit - (Date().timeIntervalSince1970 - started)
+            guard remaining > 0 else {
+                throw NetworkError(.timedOut, url: url, attempts: attempt - 1, "the total limit of \(policy.totalLimit) s passed")
+            }
             let outcome: Result<DownloadResult, AttemptFailure>
-            let spanStart = Date().timeIntervalSince1970
-            outcome = await attemptDownload(request, into: container, progress: progress)
-            let spanEnd = Date().timeIntervalSince1970
-            transfers.withLock { $0.append(spanStart...spanEnd) }
-            await limiter.release(host)
+            if let refused = await admit(location, for: request, attempts: attempt - 1) {
+                guard refused.error.isTransient else { throw refused.error }
+                outcome = .failure(refused)
+            } else {
+                let host = HostPolicy.origin(of: location) ?? url
+                await limiter.acquire(host)
+                let spanStart = Date().timeIntervalSince1970
+                outcome = await attemptDownload(request, from: location, into: container,
+                                                deadline: min(configuration.attemptTimeout, remaining), progress: progress)
+                let spanEnd = Date().timeIntervalSince1970
+                transfers.withLock { $0.append(spanStart...spanEnd) }
+                await limiter.release(host)
+            }
             switch outcome {
             case .success(var result):
                 result.bytesReceived += received
                 result.attempts = attempt
                 result.started = started
+                result.redirects = redirects
                 return result
             case .failure(let failure):
                 received += failure.bytesReceived
+                if let target = failure.redirect {
+                    location = try follow(target, from: location, for: request, after: redirects, attempts: attempt)
+                    redirects.append(location.absoluteString)
+                    attempt -= 1  // a redirect is not a failed attempt; the redirect cap bounds it
+                    continue
+                }
                 var error = failure.error
                 error.attempts = attempt
                 let elapsed = Date().timeIntervalSince1970 - started
                 let delay = policy.delay(afterAttempt: attempt, retryAfter: failure.retryAfter)
-                guard error.isTransient, attempt < policy.maxAttempts, elapsed + delay <= policy.totalLimit,
+                guard error.isTransient, attempt < policy.maxAttempts, elapsed + delay < policy.totalLimit,
                       !Task.isCancelled else { throw error }
                 do { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) } catch {
                     throw NetworkError(.cancelled, url: url, attempts: attempt, "cancelled")
@@ -102,11 +128,55 @@ public final class Downloader: Sendable {
         }
     }
 
-    /// `host:port`, the key of the per-host limit (two servers on one
-    /// address are two hosts), or nil for a URL without a host.
-    static func origin(of url: URL) -> String? {
-        guard let host = url.host, !host.isEmpty else { return nil }
-        return url.port.map { "\(host):\($0)" } ?? host
+    /// The target of a redirect, if the policy lets it be followed: within
+    /// the cap, an http(s) URL, and an allowed origin (the same one when
+    /// the request declares none).
+    private func follow(_ target: String, from location: URL, for request: DownloadRequest, after redirects: [String],
+                        attempts: Int) throws(NetworkError) -> URL {
+        let url = request.url.absoluteString
+        let hostPolicy = request.hostPolicy
+        guard redirects.count < hostPolicy.maxRedirects else {
+            throw NetworkError(.tooManyRedirects, url: url, attempts: attempts,
+                "more than \(hostPolicy.maxRedirects) redirects (\((redirects + [target]).joined(separator: " -> ")))")
+        }
+        guard let next = URL(string: target, relativeTo: location)?.absoluteURL,
+              ["http", "https"].contains(next.scheme?.lowercased() ?? ""), HostPolicy.origin(of: next) != nil else {
+            throw NetworkError(.invalidRequest, url: url, attempts: attempts, "the redirect from \(location) to \(target) is not an http(s) URL")
+        }
+        guard hostPolicy.admitsOrigin(of: next, from: request.url) else {
+            throw NetworkError(.hostRefused, url: url, attempts: attempts,
+                "the redirect from \(location.absoluteString) to \(next.absoluteString) leaves the allowed origins; not followed")
+        }
+        return next
+    }
+
+    /// Why `location` may not be reached under the request's policy (its
+    /// origin, its literal address, every address its name resolves to),
+    /// or nil when it may. Asked before each attempt, so nothing connects
+    /// to a refused target; a name that does not resolve is a transient
+    /// failure, as a refused connection is.
+    func admit(_ location: URL, for request: DownloadRequest, attempts: Int) async -> AttemptFailure? {
+        let url = request.url.absoluteString
+        let policy = request.hostPolicy
+        guard var host = location.host, !host.isEmpty else {
+            return AttemptFailure(error: NetworkError(.invalidRequest, url: url, attempts: attempts, "\(location) has no host"))
+        }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard policy.admitsOrigin(of: location, from: request.url) else {
+            return AttemptFailure(error: NetworkError(.hostRefused, url: url, attempts: attempts,
+                "\(HostPolicy.origin(of: location) ?? host) is not one of the allowed origins"))
+        }
+        let addresses = SpecialAddress.isLiteral(host) ? [host] : await resolver.resolve(host)
+        guard !addresses.isEmpty else {
+            return AttemptFailure(error: NetworkError(.refused, url: url, attempts: attempts, "\(host) does not resolve"))
+        }
+        for address in addresses {
+            if let reason = policy.refusal(of: address) {
+                let via = address == host ? "" : " (\(host) resolves to it)"
+                return AttemptFailure(error: NetworkError(.hostRefused, url: url, attempts: attempts, "\(reason)\(via); not connected"))
+            }
+        }
+        return nil
     }
 
     /// One failed attempt: the error, the bytes it still brought, and the
@@ -115,5 +185,7 @@ public final class Downloader: Sendable {
         var error: NetworkError
         var bytesReceived: Int64 = 0
         var retryAfter: Double?
+        /// The `Location` of a redirect, to check and follow.
+        var redirect: String?
     }
 }

@@ -28,6 +28,19 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidRequest
         /// The file is larger than the whole cache may hold.
         case exceedsCacheLimit
+        /// The body went past the size it may have (the expected size, the
+        /// server's length, the cache's limit or the downloader's maximum),
+        /// and was stopped at that point while streaming.
+        case tooLarge
+        /// The body arrived slower than the minimum rate (a drip). Not
+        /// retried: the part stays, and a later download resumes it.
+        case tooSlow
+        /// The host policy refused the target before any connection: an
+        /// origin the app did not declare, or a private, link-local or
+        /// other special-purpose address (``HostPolicy``).
+        case hostRefused
+        /// More redirects than ``HostPolicy/maxRedirects``.
+        case tooManyRedirects
     }
 
     public var code: Code
@@ -54,7 +67,8 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
         switch code {
         case .connectionLost, .stalled, .timedOut, .refused: true
         case .httpStatus(let status): status == 408 || status == 429 || status == 502 || status == 503 || status == 504
-        case .unavailable, .integrity, .cancelled, .file, .invalidRequest, .exceedsCacheLimit: false
+        case .unavailable, .integrity, .cancelled, .file, .invalidRequest, .exceedsCacheLimit, .tooLarge, .tooSlow,
+             .hostRefused, .tooManyRedirects: false
         }
     }
 }

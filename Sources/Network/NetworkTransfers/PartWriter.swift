@@ -39,10 +39,30 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     /// from the head, or a failed write. The request is cancelled with it.
     struct Stopped: Error {}
 
+    /// The most bytes the file may have, and which limit that is (for the
+    /// error): checked as each chunk arrives, so an endless body stops at
+    /// the limit, not when the disk is full.
+    struct SizeLimit {
+        var bytes: Int64
+        var name: String
+    }
+
+    /// The least rate of a body: at least `bytes` in every `seconds`.
+    struct RateFloor {
+        var bytes: Int64
+        var seconds: Double
+    }
+
     private let partial: PartialDownload
     private let url: URL
     private let progress: (@Sendable (DownloadProgress) -> Void)?
     private var resumable: Resumable?
+    private let limit: SizeLimit?
+    private let floor: RateFloor?
+    /// Checks the rate once a window, on the task's event loop (so it
+    /// shares the state with the callbacks without a lock).
+    private var rateCheck: RepeatedTask?
+    private var bytesThisWindow: Int64 = 0
 
     // Read by the attempt once the request has ended.
     private(set) var etag: String?
@@ -56,20 +76,26 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
     private(set) var resumedFrom: Int64 = 0
     private(set) var total: Int64?
     private(set) var failure: Downloader.AttemptFailure?
+    /// Whether the response ended (its body complete).
+    private var finished = false
     /// The response only confirmed that the part is whole; its body (a
     /// 416's message) is not part of the file.
     private var ignoresBody = false
 
-    init(partial: PartialDownload, resumable: Resumable?, progress: (@Sendable (DownloadProgress) -> Void)?) {
+    init(partial: PartialDownload, resumable: Resumable?, limit: SizeLimit?, floor: RateFloor?,
+         progress: (@Sendable (DownloadProgress) -> Void)?) {
         self.partial = partial
         self.url = partial.url
         self.resumable = resumable
+        self.limit = limit
+        self.floor = floor
         self.progress = progress
     }
 
     /// Closes whatever part is still open (the one written, or the
     /// resumable one that was never used).
     func close() {
+        rateCheck?.cancel()
         handle?.close()
         resumable?.handle.close()
     }
@@ -98,6 +124,13 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             ignoresBody = true
             return task.eventLoop.makeSucceededVoidFuture()
         }
+        if [301, 302, 303, 307, 308].contains(head.status.code), let location = head.headers.first(name: "Location") {
+            // Not followed here: the downloader checks the target against
+            // its host policy before any connection to it.
+            failure = Downloader.AttemptFailure(error: NetworkError(.httpStatus(Int(head.status.code)), url: link,
+                "the server redirected to \(location)"), redirect: location)
+            return task.eventLoop.makeFailedFuture(Stopped())
+        }
         switch head.status.code {
         case 206:
             guard let resumable, let range = ContentRange(contentRange),
@@ -109,6 +142,10 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
                 return stop(task, NetworkError(.connectionLost, url: link,
                     "the server answered a range of another version; starting again from byte 0"))
             }
+            if let limit, let whole = range.total, whole > limit.bytes {
+                partial.discard()
+                return stop(task, tooLarge(declared: whole, limit))
+            }
             offset = resumable.bytes
             resumedFrom = offset
             total = range.total
@@ -117,6 +154,11 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             self.resumable = nil
         case 200:
             total = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+            if let limit, let total, total > limit.bytes {
+                // Refused from the head: not one byte is written.
+                partial.discard()
+                return stop(task, tooLarge(declared: total, limit))
+            }
             do {
                 handle = try partial.restart(with: PartSource(url: link, etag: etag, lastModified: lastModified))
             } catch {
@@ -131,12 +173,22 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
                 "the server answered \(head.status.code) \(head.status.reasonPhrase)"), retryAfter: retryAfter)
         }
         progress?(DownloadProgress(url: url, bytes: offset, total: total))
+        startRateCheck(task)
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         if ignoresBody { return task.eventLoop.makeSucceededVoidFuture() }
         guard let handle, failure == nil else { return task.eventLoop.makeFailedFuture(Stopped()) }
+        let incoming = Int64(buffer.readableBytes)
+        if let limit, offset + incoming > limit.bytes {
+            // Checked before the write: the part never holds a byte past
+            // the limit, and it goes (it cannot be the file).
+            partial.discard()
+            return stop(task, NetworkError(.tooLarge, url: url.absoluteString,
+                "the body passed \(limit.name) of \(limit.bytes) bytes (at byte \(offset + incoming)); stopped, the part was removed"))
+        }
+        bytesThisWindow += incoming
         do {
             try buffer.withUnsafeReadableBytes { bytes in
                 hasher.update(bufferPointer: bytes)
@@ -150,7 +202,37 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        finished = true
+        rateCheck?.cancel()
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        rateCheck?.cancel()
+    }
+
+    /// Once a window, from the head on: fewer bytes than the floor in the
+    /// last window fails the attempt (``NetworkError/Code/tooSlow``). The
+    /// stall timeout sees only silence; a byte every few seconds resets it
+    /// forever.
+    private func startRateCheck(_ task: HTTPClient.Task<Void>) {
+        guard let floor, floor.bytes > 0, floor.seconds > 0, !ignoresBody else { return }
+        let window = TimeAmount.milliseconds(Int64(floor.seconds * 1000))
+        rateCheck = task.eventLoop.scheduleRepeatedTask(initialDelay: window, delay: window) { [self] repeated in
+            defer { bytesThisWindow = 0 }
+            guard !finished, failure == nil, bytesThisWindow < floor.bytes else { return }
+            repeated.cancel()
+            failure = Downloader.AttemptFailure(error: NetworkError(.tooSlow, url: url.absoluteString,
+                "\(bytesThisWindow) bytes in \(floor.seconds) s, below the minimum of \(floor.bytes) (stopped at byte \(offset))"),
+                bytesReceived: offset - resumedFrom)
+            task.fail(reason: Stopped())
+        }
+    }
+
+    private func tooLarge(declared: Int64, _ limit: SizeLimit) -> NetworkError {
+        NetworkError(.tooLarge, url: url.absoluteString,
+                     "the server declared \(declared) bytes, more than \(limit.name) of \(limit.bytes) bytes; nothing was written")
+    }
 
     /// Whether the response's version is the part's: its ETag, or its
     /// date when it has no ETag.

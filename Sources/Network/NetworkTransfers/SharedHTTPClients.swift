@@ -25,6 +25,9 @@ enum SharedHTTPClients {
                 timeout: .init(connect: .milliseconds(settings.connectMilliseconds), read: .milliseconds(settings.stallMilliseconds)),
                 connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: settings.connectionsPerHost))
             http.decompression = .disabled
+            // Redirects are followed by the downloader, after its host
+            // policy has checked the target (``HostPolicy``).
+            http.redirectConfiguration = .disallow
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
             clients[settings] = client
             return client

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheManifest
 import Device
 import NetworkTransfers
+import PropertyList
 
 /// `sandbox cache refetch <bundle id>`: fetches again what the check finds.
 struct CacheRefetchCommand: AsyncParsableCommand {
@@ -20,14 +21,20 @@ struct CacheRefetchCommand: AsyncParsableCommand {
     @Option(help: "Downloads at once.")
     var parallel = 8
 
+    @Flag(help: "Let recorded URLs and redirects reach private, link-local and other special-purpose addresses (refused by default).")
+    var allowPrivateNetwork = false
+
     func run() async throws {
         try await CommandRunner.run {
             let device = try target.options.open()
-            let container = try device.app(target.bundleID).dataContainer()
+            let app = try device.app(target.bundleID)
+            let container = try app.dataContainer()
             let downloader = Downloader(conditions: DeviceConditions.current(of: device))
             let cache = try CachedResources(container: container, downloader: downloader)
             let bar = CountProgressBar.forStandardError(minimumTotal: 1)
-            let report = try await cache.restoreMissing(concurrency: parallel) { progress in
+            let policy = HostPolicy(allowedOrigins: try Self.declaredOrigins(app.bundle.info.raw),
+                                    allowsPrivateAddresses: allowPrivateNetwork)
+            let report = try await cache.restoreMissing(concurrency: parallel, hostPolicy: policy) { progress in
                 bar?.update(done: progress.done, total: progress.total)
             }
             bar?.finish()
@@ -36,5 +43,16 @@ struct CacheRefetchCommand: AsyncParsableCommand {
             try target.options.output(json: result, text: result.text)
             if !report.isComplete { throw ExitCode(2) }
         }
+    }
+
+    /// The origins the app's `Info.plist` allows downloads from
+    /// (``HostPolicy/infoPlistKey``), nil when it declares none: the
+    /// manifest's own hosts are then the allowed ones.
+    static func declaredOrigins(_ info: PropertyListValue) throws(NetworkError) -> Set<String>? {
+        guard let value = info[HostPolicy.infoPlistKey] else { return nil }
+        guard let entries = value.arrayValue else {
+            throw NetworkError(.invalidRequest, url: "", attempts: 0, "Info.plist \(HostPolicy.infoPlistKey) is not an array")
+        }
+        return try HostPolicy.declaredOrigins(entries.map(\.stringValue))
     }
 }

@@ -21,7 +21,11 @@ struct CacheStatusJSON: Encodable {
 
     var text: String {
         var lines = ["\(bundleID): \(entries) cached files (\(pinned) pinned), \(bytes) bytes; \(healthy) as recorded, \(problems.count) to fetch again"]
-        for problem in problems { lines.append("  \(problem.reason.rawValue): \(problem.path) <- \(problem.url)") }
+        for problem in problems {
+            var line = "  \(problem.reason.rawValue): \(problem.path) <- \(problem.url)"
+            if let detail = problem.detail { line += " (\(detail))" }
+            lines.append(line)
+        }
         return lines.joined(separator: "\n")
     }
 }

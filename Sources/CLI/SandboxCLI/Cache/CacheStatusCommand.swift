@@ -21,7 +21,8 @@ struct CacheTarget: ParsableArguments {
         try CommandRunner.run {
             let manifest = try self.manifest()
             let report = try check(manifest)
-            let status = CacheStatusJSON(bundleID: bundleID, entries: try manifest.all(), report: report)
+            // The entries that read whole; a damaged row is in the report.
+            let status = CacheStatusJSON(bundleID: bundleID, entries: try manifest.readableEntries().entries, report: report)
             try options.output(json: status, text: status.text)
         }
     }
