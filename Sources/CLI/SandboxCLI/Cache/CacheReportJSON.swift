@@ -1,5 +1,6 @@
 import CacheManifest
 import NetworkTransfers
+import TerminalText
 
 /// What `sandbox cache status|verify --json` prints.
 struct CacheStatusJSON: Encodable {
@@ -21,7 +22,7 @@ struct CacheStatusJSON: Encodable {
 
     var text: String {
         var lines = ["\(bundleID): \(entries) cached files (\(pinned) pinned), \(bytes) bytes; \(healthy) as recorded, \(problems.count) to fetch again"]
-        for problem in problems { lines.append("  \(problem.reason.rawValue): \(problem.path) <- \(problem.url)") }
+        for problem in problems { lines.append("  \(problem.reason.rawValue): \(TerminalText.escape(problem.path)) <- \(TerminalText.escape(problem.url))") }
         return lines.joined(separator: "\n")
     }
 }
@@ -52,7 +53,7 @@ struct CacheRefetchJSON: Encodable {
     var text: String {
         var lines = ["\(bundleID): \(fetched.count) fetched again (\(bytes) bytes), \(confirmed.count) confirmed, \(failures.count) still missing"]
         if let unavailable { lines.append("  no network (\(unavailable)): nothing was attempted") }
-        for failure in failures { lines.append("  missing: \(failure.path): \(failure.error)") }
+        for failure in failures { lines.append("  missing: \(TerminalText.escape(failure.path)): \(TerminalText.escape(failure.error))") }
         return lines.joined(separator: "\n")
     }
 }
