@@ -77,6 +77,13 @@ let package = Package(
             path: "Sources/Platform/CodedErrors"
         ),
         .target(
+            // Names from a container or a bundle made safe for a terminal
+            // (controls, bidi marks): every text output uses it. Depends on
+            // nothing.
+            name: "TerminalText",
+            path: "Sources/Platform/TerminalText"
+        ),
+        .target(
             name: "PropertyList",
             dependencies: ["FileSystem", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Sources/Formats/PropertyList"
@@ -322,6 +329,7 @@ let package = Package(
         .target(
             name: "SandboxCLI",
             dependencies: [
+                "TerminalText",
                 "PropertyList",
                 "KeyedArchive",
                 "Keychain",

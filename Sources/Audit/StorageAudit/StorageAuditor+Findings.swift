@@ -104,6 +104,84 @@ extension StorageAuditor {
     }
 }
 
+/// Findings at scale: an app that leaves 100,000 unknown files in Caches
+/// gets one finding per folder, saying how many and showing the first few,
+/// and at most ``FindingGroups/foldersPerRule`` folders per rule; the
+/// report, text or HTML, stays a page.
+enum FindingGroups {
+    /// More findings of one rule than this in one folder become one.
+    static let itemsPerFolder = 3
+    /// How many of a folder's items its finding names.
+    static let examples = 3
+    /// Folders listed per rule; the rest become one last finding.
+    static let foldersPerRule = 50
+
+    /// `findings`, each rule's grouped by folder and capped.
+    static func grouped(_ findings: [StorageFinding]) -> [StorageFinding] {
+        var byRule: [AuditRule: [StorageFinding]] = [:]
+        for finding in findings { byRule[finding.rule, default: []].append(finding) }
+        return AuditRule.allCases.flatMap { rule -> [StorageFinding] in
+            guard let ruleFindings = byRule[rule] else { return [] }
+            return capped(byFolder(ruleFindings))
+        }
+    }
+
+    /// One finding per folder that holds more than ``itemsPerFolder``.
+    private static func byFolder(_ findings: [StorageFinding]) -> [StorageFinding] {
+        var folders: [String: [StorageFinding]] = [:]
+        var order: [String] = []
+        for finding in findings {
+            let folder = Self.folder(of: finding.path)
+            if folders[folder] == nil { order.append(folder) }
+            folders[folder, default: []].append(finding)
+        }
+        return order.sorted().flatMap { folder -> [StorageFinding] in
+            let items = folders[folder] ?? []
+            guard items.count > itemsPerFolder else { return items }
+            return [merged(items.sorted { $0.path < $1.path }, at: folder, what: "files in this folder")]
+        }
+    }
+
+    /// The largest ``foldersPerRule`` findings, and one for the rest.
+    private static func capped(_ findings: [StorageFinding]) -> [StorageFinding] {
+        guard findings.count > foldersPerRule else { return findings }
+        let bySize = findings.sorted { ($1.bytes, $0.path) < ($0.bytes, $1.path) }
+        let kept = Array(bySize.prefix(foldersPerRule - 1))
+        let rest = bySize.dropFirst(foldersPerRule - 1).sorted { $0.path < $1.path }
+        let folder = rest.dropFirst().reduce(Self.folder(of: rest.first?.path ?? "")) { common, finding in
+            Self.commonFolder(common, finding.path)
+        }
+        return kept + [merged(Array(rest), at: folder, what: "more in \(rest.count) places")]
+    }
+
+    /// One finding for `items` (in path order) at `folder`.
+    private static func merged(_ items: [StorageFinding], at folder: String, what: String) -> StorageFinding {
+        let count = items.reduce(0) { $0 + ($1.count ?? 1) }
+        let examples = Array(items.flatMap { $0.examples ?? [$0.path] }.prefix(examples))
+        let first = items.first
+        var finding = StorageFinding(first?.rule ?? .unknownCacheFile, path: folder,
+                                     bytes: items.reduce(0) { $0 + $1.bytes },
+                                     detail: "\(count) \(what), such as \(examples.joined(separator: ", ")); "
+                                        + "the first: \(first?.detail ?? "")")
+        finding.count = count
+        finding.examples = examples
+        return finding
+    }
+
+    /// The folder that holds `path` ("" for the container root).
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// The deepest folder that holds both `folder` and `path`.
+    private static func commonFolder(_ folder: String, _ path: String) -> String {
+        let left = folder.split(separator: "/", omittingEmptySubsequences: false)
+        let right = Self.folder(of: path).split(separator: "/", omittingEmptySubsequences: false)
+        return zip(left, right).prefix { $0 == $1 }.map { String($0.0) }.joined(separator: "/")
+    }
+}
+
 /// A file's name and size, to match a copy of a download.
 private struct NameAndSize: Hashable {
     var name: Substring

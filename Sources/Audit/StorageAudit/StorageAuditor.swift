@@ -105,6 +105,7 @@ public struct StorageAuditor {
         }
         let stores = scan.databaseBytes.filter { $0.key != CacheManifest.relativePath }
             .map { StoreFile(path: $0.key, bytes: $0.value) }.sorted { $0.path < $1.path }
+        findings = FindingGroups.grouped(findings)
         findings.sort { ($0.rule.rawValue, $0.path) < ($1.rule.rawValue, $1.path) }
         let audit = AppStorageAudit(bundleID: bundleID, categories: categories, total: total, keychainItems: keychainItems,
                                     cacheManifest: summary, stores: stores, findings: findings, notes: notes)

@@ -51,6 +51,11 @@ public struct StorageFinding: Sendable, Hashable, Codable {
     public var detail: String
     /// What to do about it.
     public var suggestedFix: String
+    /// How many items the finding stands for when it is a folder's (more
+    /// than a few items in one folder broke the rule); nil for one item.
+    public var count: Int?
+    /// The first few of those items, relative to the container root.
+    public var examples: [String]?
 
     public init(_ rule: AuditRule, path: String, bytes: UInt64, detail: String) {
         self.rule = rule

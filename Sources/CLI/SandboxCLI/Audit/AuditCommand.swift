@@ -3,6 +3,7 @@ import Foundation
 import Launch
 import StorageAudit
 import StorageAuditReport
+import TerminalText
 
 /// `sandbox audit`: what each app costs the disk and the backup, checked
 /// against the storage guidelines.
@@ -43,7 +44,7 @@ struct AuditCommand: ParsableCommand {
             // Progress on standard error, only on a terminal (never in the JSON).
             let showsProgress = FileOutput.standardErrorIsTerminal
             let audit = try auditor.audit(device: device, bundleID: bundleID, progress: showsProgress ? { step in
-                FileOutput.writeToStandardError("\r\u{1B}[Kauditing \(step.index + 1)/\(step.count) \(step.bundleID)")
+                FileOutput.writeToStandardError("\r\u{1B}[Kauditing \(step.index + 1)/\(step.count) \(TerminalText.escape(step.bundleID))")
             } : nil)
             if showsProgress { FileOutput.writeToStandardError("\r\u{1B}[K") }
             if let htmlPath {

@@ -1,8 +1,11 @@
 import StorageAudit
 import StorageAuditReport
+import TerminalText
 
 /// The audit for people: one stacked bar per app, like Settings › iPhone
-/// Storage, the app's figures, its findings, and the iCloud cost.
+/// Storage, the app's figures, its findings, and the iCloud cost. Every
+/// name an app chose (its files, its bundle's strings) goes through
+/// ``TerminalText``, so it shows on one line and never acts on the terminal.
 struct AuditText {
     /// Whether to colour the bars (ANSI), only on a terminal.
     var colour: Bool
@@ -12,7 +15,7 @@ struct AuditText {
     func render(_ audit: DeviceStorageAudit) -> String {
         let largest = audit.apps.first?.total.allocatedBytes ?? 0
         let disk = audit.apps.reduce(UInt64(0)) { $0 + $1.total.allocatedBytes }
-        var lines = ["Device \(audit.device): \(audit.apps.count) app\(audit.apps.count == 1 ? "" : "s"), "
+        var lines = ["Device \(TerminalText.escape(audit.device)): \(audit.apps.count) app\(audit.apps.count == 1 ? "" : "s"), "
                         + "\(ByteText.format(disk)) on disk"]
         lines.append(legend())
         for app in audit.apps {
@@ -25,7 +28,7 @@ struct AuditText {
     }
 
     private func render(_ app: AppStorageAudit, largest: UInt64) -> [String] {
-        var lines = ["\(app.bundleID)  \(ByteText.format(app.total.allocatedBytes))  \(bar(app, largest: largest))"]
+        var lines = ["\(TerminalText.escape(app.bundleID))  \(ByteText.format(app.total.allocatedBytes))  \(bar(app, largest: largest))"]
         lines.append("  app \(ByteText.format(app.appBytes)), documents & data \(ByteText.format(app.dataBytes)); "
                      + "apparent \(ByteText.format(app.total.apparentBytes))")
         let parts = app.categories.filter { $0.usage.allocatedBytes > 0 && $0.category != .home }
@@ -37,13 +40,14 @@ struct AuditText {
         if let manifest = app.cacheManifest {
             extras.append("cache manifest \(manifest.entries) entries, \(ByteText.format(manifest.bytes))")
         }
-        for store in app.stores { extras.append("store \(store.path) \(ByteText.format(store.bytes))") }
+        for store in app.stores { extras.append("store \(TerminalText.escape(store.path)) \(ByteText.format(store.bytes))") }
         lines.append("  " + extras.joined(separator: " · "))
         for finding in app.findings {
-            lines.append("  \(finding.rule.rawValue) \(finding.path) (\(ByteText.format(finding.bytes))): \(finding.detail)")
-            lines.append("     fix: \(finding.suggestedFix)")
+            lines.append("  \(finding.rule.rawValue) \(TerminalText.escape(finding.path)) (\(ByteText.format(finding.bytes))): "
+                         + TerminalText.escape(finding.detail))
+            lines.append("     fix: \(TerminalText.escape(finding.suggestedFix))")
         }
-        for note in app.notes { lines.append("  note: \(note)") }
+        for note in app.notes { lines.append("  note: \(TerminalText.escape(note))") }
         return lines
     }
 
@@ -51,7 +55,7 @@ struct AuditText {
         var lines = ["iCloud backup: \(ByteText.format(cost.backupBytes)) of the \(ReportNumbers.quota(cost.quotaBytes)) quota"
                         + (cost.fitsInQuota ? "" : " (over the quota)")]
         for app in cost.apps {
-            lines.append("  \(app.bundleID): \(ByteText.format(app.backupBytes)) (\(ReportNumbers.percent(permille: app.quotaPermille)) of the quota); "
+            lines.append("  \(TerminalText.escape(app.bundleID)): \(ByteText.format(app.backupBytes)) (\(ReportNumbers.percent(permille: app.quotaPermille)) of the quota); "
                          + "turning its iCloud Backup off saves \(ByteText.format(app.backupBytes))")
         }
         return lines

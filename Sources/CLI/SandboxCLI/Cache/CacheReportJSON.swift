@@ -1,5 +1,6 @@
 import CacheManifest
 import NetworkTransfers
+import TerminalText
 
 /// What `sandbox cache status|verify --json` prints.
 struct CacheStatusJSON: Encodable {
@@ -22,8 +23,8 @@ struct CacheStatusJSON: Encodable {
     var text: String {
         var lines = ["\(bundleID): \(entries) cached files (\(pinned) pinned), \(bytes) bytes; \(healthy) as recorded, \(problems.count) to fetch again"]
         for problem in problems {
-            var line = "  \(problem.reason.rawValue): \(problem.path) <- \(problem.url)"
-            if let detail = problem.detail { line += " (\(detail))" }
+            var line = "  \(problem.reason.rawValue): \(TerminalText.escape(problem.path)) <- \(TerminalText.escape(problem.url))"
+            if let detail = problem.detail { line += " (\(TerminalText.escape(detail)))" }
             lines.append(line)
         }
         return lines.joined(separator: "\n")
@@ -56,7 +57,7 @@ struct CacheRefetchJSON: Encodable {
     var text: String {
         var lines = ["\(bundleID): \(fetched.count) fetched again (\(bytes) bytes), \(confirmed.count) confirmed, \(failures.count) still missing"]
         if let unavailable { lines.append("  no network (\(unavailable)): nothing was attempted") }
-        for failure in failures { lines.append("  missing: \(failure.path): \(failure.error)") }
+        for failure in failures { lines.append("  missing: \(TerminalText.escape(failure.path)): \(TerminalText.escape(failure.error))") }
         return lines.joined(separator: "\n")
     }
 }

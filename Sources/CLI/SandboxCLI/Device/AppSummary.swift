@@ -1,5 +1,6 @@
 import Device
 import Foundation
+import TerminalText
 
 /// What `install`, `update` and `listapps` print about an app.
 struct AppSummary: Encodable {
@@ -23,9 +24,10 @@ struct AppSummary: Encodable {
         installed = app.installed
     }
 
-    /// `com.example.notes  1.0 (1)  Notes`
+    /// `com.example.notes  1.0 (1)  Notes`: the bundle's strings escaped
+    /// (``TerminalText``), so a display name never acts on the terminal.
     var line: String {
         let shown = shortVersion.map { "\($0) (\(version))" } ?? version
-        return [bundleID, shown, name ?? ""].filter { !$0.isEmpty }.joined(separator: "  ")
+        return [bundleID, shown, name ?? ""].filter { !$0.isEmpty }.map(TerminalText.escape).joined(separator: "  ")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Device
 import Foundation
 import Launch
+import TerminalText
 import NetworkConditions
 
 /// `sandbox launch [--wait] <bundle id> [args…]`: starts an installed app's
@@ -64,7 +65,7 @@ struct LaunchCommand: ParsableCommand {
             if !options.json { try CommandRunner.print("\(bundleID): \(app.pid)\n") }
             if app.network.airplaneModeAlert {
                 let name = (try? device.app(bundleID).bundle.info.displayName) ?? nil
-                FileOutput.writeToStandardError("Alert: \(NetworkLaunchReport.alertText(appName: name ?? bundleID))\n")
+                FileOutput.writeToStandardError("Alert: \(NetworkLaunchReport.alertText(appName: TerminalText.escape(name ?? bundleID)))\n")
             }
             var exit: ExitStatus?
             if wait {

@@ -1,13 +1,15 @@
 import ArgumentParser
 import Foundation
+import TerminalText
 
 /// Runs the body of a command (`sandbox keychain …`, `sandbox device …`,
 /// `sandbox backup …`) and turns its failures into the command's exit status.
 enum CommandRunner {
     /// Runs `body`. A usage error is rethrown for ArgumentParser to report
     /// (status 64), an `ExitCode` the body threw passes through; any other
-    /// error is printed on standard error after `errorPrefix` (`Error: …`)
-    /// and gives status 1.
+    /// error is printed on standard error after `errorPrefix` (`Error: …`),
+    /// on one line with its controls made visible (it may name a file an
+    /// app chose: ``TerminalText``), and gives status 1.
     static func run(errorPrefix: String = "Error: ", _ body: () throws -> Void) throws {
         do {
             try body()
@@ -16,7 +18,7 @@ enum CommandRunner {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileOutput.writeToStandardError("\(errorPrefix)\(error)\n")
+            FileOutput.writeToStandardError(errorPrefix + TerminalText.escape("\(error)") + "\n")
             throw ExitCode.failure
         }
     }
@@ -30,7 +32,7 @@ enum CommandRunner {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileOutput.writeToStandardError("Error: \(error)\n")
+            FileOutput.writeToStandardError("Error: " + TerminalText.escape("\(error)") + "\n")
             throw ExitCode.failure
         }
     }

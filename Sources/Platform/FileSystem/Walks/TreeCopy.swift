@@ -123,7 +123,9 @@ private struct TreeCopier {
         }
     }
 
-    /// Makes `destinationName` and copies into it what `directory` holds.
+    /// Makes `destinationName` and copies into it what `directory` holds,
+    /// through the one walk (``TreeWalker``), the copies' directories as its
+    /// companions. A name that is not UTF-8 is left out.
     mutating func copyDirectory(_ directory: FileDescriptor, _ info: FileStatus, to destination: FileDescriptor,
                                 _ destinationName: String, path: String, shownAs shown: String) throws(FileSystemError) {
         let target: FileDescriptor
@@ -134,27 +136,64 @@ private struct TreeCopier {
             throw error.with(path: shown)
         }
         defer { target.closeQuietly() }
-        var names: [String] = []
         do {
             try options.eachCopied?(CopiedItem(path: path, status: info, source: directory, copy: target))
-            names = try directory.sortedEntries()
         } catch {
             throw error.with(path: shown)
         }
-        for name in names {
-            let childPath = path.isEmpty ? name : path + "/" + name
-            let childShown = shown.isEmpty ? name : shown + "/" + name
-            let child: FileStatus?
-            do { child = try directory.statusIfPresent(of: name) } catch { throw error.with(path: childShown) }
-            guard let child else { continue }  // removed meanwhile
-            try copy(name, child, in: directory, to: target, name, path: childPath, shownAs: childShown)
-        }
-        do {
-            // Last, so that a read-only directory is still filled first.
+        let walker = TreeWalker(repairedNames: .visit, swapped: .fail(operation: "copy (it changed while it was copied)"))
+        do throws(FileSystemError) {
+            try walker.run(directory, companion: target, visit: { step throws(FileSystemError) in
+                try copyItem(step)
+            }, enter: { step, opened throws(FileSystemError) in
+                try makeDirectory(step, opened)
+            }, leave: { step, copy throws(FileSystemError) in
+                guard let copy else { return }
+                // Last, so that a read-only directory is still filled first.
+                do throws(FileSystemError) {
+                    try copy.setPermissions(step.entry.status.permissions)
+                    if options.durability == .full { try copy.sync() }
+                } catch {
+                    throw error.with(path: step.entry.path)
+                }
+            })
             try target.setPermissions(info.permissions)
             if options.durability == .full { try target.sync() }
         } catch {
-            throw error.with(path: shown)
+            throw error.with(path: error.path.isEmpty ? shown : shown.isEmpty ? error.path : shown + "/" + error.path)
         }
+    }
+
+    /// Copies a file or link the walk met below the root (sockets, pipes and
+    /// devices are left out); a directory is entered.
+    private mutating func copyItem(_ step: TreeWalker.Step) throws(FileSystemError) -> TreeWalkDecision {
+        let entry = step.entry
+        if entry.hasRepairedName { return .skip }  // no name of ours reaches it
+        if entry.status.isDirectory { return .descend }
+        guard let destination = step.parentCompanion else { return .skip }
+        do throws(FileSystemError) {
+            if entry.status.isSymbolicLink {
+                try destination.makeSymbolicLink(entry.name, target: try step.parent.readLink(entry.name))
+            } else if entry.status.isRegularFile {
+                try copyFile(entry.name, entry.status, in: step.parent, to: destination, entry.name, path: entry.path)
+            }
+        } catch {
+            throw error.with(path: entry.path)
+        }
+        return .skip
+    }
+
+    /// Makes the copy of a directory the walk entered, to be its companion.
+    private func makeDirectory(_ step: TreeWalker.Step, _ opened: FileDescriptor) throws(FileSystemError) -> FileDescriptor? {
+        guard let destination = step.parentCompanion else { return nil }
+        try destination.makeDirectory(step.entry.name, permissions: 0o700)
+        let copy = try destination.openDirectory(step.entry.name)
+        do {
+            try options.eachCopied?(CopiedItem(path: step.entry.path, status: step.entry.status, source: opened, copy: copy))
+        } catch {
+            copy.closeQuietly()
+            throw error
+        }
+        return copy
     }
 }

@@ -86,31 +86,8 @@ extension FileDescriptor {
     /// `repairedNames` is ``RepairedNames/visit``.
     public func walkTree(repairedNames: RepairedNames = .refuse,
                          _ visit: (TreeEntry, FileDescriptor) throws(FileSystemError) -> TreeWalkDecision) throws(FileSystemError) {
-        try walkTree(prefix: "", depth: 0, underRepairedName: false, repairedNames: repairedNames, visit)
-    }
-
-    private func walkTree(prefix: String, depth: Int, underRepairedName: Bool, repairedNames: RepairedNames,
-                          _ visit: (TreeEntry, FileDescriptor) throws(FileSystemError) -> TreeWalkDecision) throws(FileSystemError) {
-        for name in try sortedEntryNames() {
-            if name.isRepaired && repairedNames == .refuse {
-                throw FileSystemError(.illegalByteSequence, "walk (a name that is not valid UTF-8, shown with U+FFFD)",
-                                      path: prefix.isEmpty ? name.name : prefix + "/" + name.name)
-            }
-            guard let info = try statusIfPresent(of: name) else { continue }  // removed meanwhile
-            let repaired = underRepairedName || name.isRepaired
-            let entry = TreeEntry(directoryPath: prefix, name: name.name, status: info, depth: depth, hasRepairedName: repaired)
-            let decision = try visit(entry, self)
-            guard info.isDirectory, decision == .descend else { continue }
-            let child: FileDescriptor
-            do { child = try openDirectory(name) } catch {
-                // Gone, or replaced by a link or a file since the lstat.
-                if error.isNotFound || error.isLoop || error.isNotDirectory { continue }
-                throw error.with(path: entry.path)
-            }
-            defer { child.closeQuietly() }
-            guard let opened = try? child.status(), opened.isSameFile(as: info) else { continue }
-            try child.walkTree(prefix: entry.path, depth: depth + 1, underRepairedName: repaired, repairedNames: repairedNames, visit)
-        }
+        let walker = TreeWalker(repairedNames: repairedNames)
+        try walker.run(self) { step throws(FileSystemError) in try visit(step.entry, step.parent) }
     }
 
     /// Opens the regular file `name` of this directory for reading, only if
@@ -168,59 +145,63 @@ extension FileDescriptor {
     }
 
     private func removeContents(tally: inout TreeTally, every: Int, progress: ((TreeTally) -> Void)?) throws(FileSystemError) {
-        // Entries already returned may be unlinked while the stream is
-        // open; a second pass catches any a file system skipped.
+        // The names are read before any is removed, and the walk keeps no
+        // paths, so any depth goes. A directory that is not empty when its
+        // turn comes (an app writing meanwhile) is left for another pass.
+        let walker = TreeWalker(makesPaths: false, repairedNames: .visit)
         var pass = 0
         while true {
             pass += 1
             let removedBefore = tally.files + tally.directories
-            var seen = false
-            try forEachEntry { name throws(FileSystemError) in
-                seen = true
-                var info = CStat()
-                guard fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-                    if errno == ENOENT { return }
-                    throw FileSystemError(currentErrno, "read the status of", path: String(cString: name))
-                }
-                if info.st_mode & S_IFMT == S_IFDIR {
-                    let child = openat(rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                    guard child >= 0 else { throw FileSystemError(currentErrno, "open", path: String(cString: name)) }
-                    defer { _ = c_close(child) }
-                    try FileDescriptor(rawValue: child).removeContents(tally: &tally, every: every, progress: progress)
-                    guard unlinkat(rawValue, name, AT_REMOVEDIR) == 0 || errno == ENOENT else {
-                        throw FileSystemError(currentErrno, "remove", path: String(cString: name))
-                    }
-                    tally.directories += 1
-                } else {
-                    guard unlinkat(rawValue, name, 0) == 0 || errno == ENOENT else {
-                        throw FileSystemError(currentErrno, "remove", path: String(cString: name))
-                    }
-                    tally.files += 1
-                    tally.bytes += UInt64(max(0, info.st_blocks)) * 512
-                }
+            var notEmpty: FileSystemError?
+            let counted = { (tally: TreeTally) in
                 if let progress, (tally.files + tally.directories) % every == 0 { progress(tally) }
             }
-            if !seen || tally.files + tally.directories == removedBefore || pass >= 4 { return }
+            try walker.run(self, visit: { step throws(FileSystemError) in
+                if step.entry.status.isDirectory { return .descend }
+                try step.parent.removeEntry(step.name, directory: false)
+                tally.files += 1
+                tally.bytes += step.entry.status.allocatedBytes
+                counted(tally)
+                return .skip
+            }, leave: { step, _ throws(FileSystemError) in
+                do throws(FileSystemError) { try step.parent.removeEntry(step.name, directory: true) } catch {
+                    guard error.isNotEmpty else { throw error }
+                    notEmpty = error
+                    return
+                }
+                tally.directories += 1
+                counted(tally)
+            })
+            guard let notEmpty else { return }
+            if tally.files + tally.directories == removedBefore || pass >= 4 { throw notEmpty }
         }
     }
 
     private func measure(tally: inout TreeTally) throws(FileSystemError) {
-        try forEachEntry { name throws(FileSystemError) in
-            var info = CStat()
-            guard fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-                if errno == ENOENT { return }
-                throw FileSystemError(currentErrno, "read the status of", path: String(cString: name))
-            }
-            if info.st_mode & S_IFMT == S_IFDIR {
+        let walker = TreeWalker(makesPaths: false, repairedNames: .visit)
+        try walker.run(self) { step throws(FileSystemError) in
+            let info = step.entry.status
+            if info.isDirectory {
                 tally.directories += 1
-                let child = openat(rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                guard child >= 0 else { throw FileSystemError(currentErrno, "open", path: String(cString: name)) }
-                defer { _ = c_close(child) }
-                try FileDescriptor(rawValue: child).measure(tally: &tally)
-            } else {
-                tally.files += 1
-                tally.bytes += UInt64(max(0, info.st_blocks)) * 512
+                return .descend
             }
+            tally.files += 1
+            tally.bytes += info.allocatedBytes
+            return .skip
         }
+    }
+
+    /// Removes the entry `name` of this directory by its bytes when it is
+    /// not UTF-8; one already gone is no failure.
+    fileprivate func removeEntry(_ name: DirectoryEntryName, directory: Bool) throws(FileSystemError) {
+        let flags = directory ? AT_REMOVEDIR : 0
+        let result: Int32
+        if let bytes = name.bytes {
+            result = bytes.withUnsafeBufferPointer { buffer in Self.withCName(buffer) { unlinkat(rawValue, $0, flags) } }
+        } else {
+            result = unlinkat(rawValue, name.name, flags)
+        }
+        guard result == 0 || errno == ENOENT else { throw FileSystemError(currentErrno, "remove", path: name.name) }
     }
 }
