@@ -88,12 +88,6 @@ enum Platform {
         close(fd)
         return 0
     }
-    /// `chdir`, then back to where the probe was.
-    static func changeDirectory(_ path: String) -> Int32 {
-        let back = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        defer { if back >= 0 { _ = fchdir(back); close(back) } }
-        return result(chdir(path))
-    }
     /// `fchdir` through a descriptor opened for reading (which Landlock checks).
     static func changeDirectoryThroughDescriptor(_ path: String) -> Int32 {
         let back = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)

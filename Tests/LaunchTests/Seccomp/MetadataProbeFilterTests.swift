@@ -4,9 +4,9 @@ import Testing
 /// The seccomp program, run by a small classic-BPF interpreter over the
 /// calls it must refuse and those an app's runtime needs. The real
 /// filter's effect on a launched app is EscapeProbeTests' (the probe's
-/// `open-path-outside`, `chdir-outside` and `name-to-handle-outside`).
+/// `open-path-outside` and `name-to-handle-outside`).
 @Suite struct MetadataProbeFilterTests {
-    static let notSupported: Int32 = 95, noSystemCall: Int32 = 38, accessDenied: Int32 = 13
+    static let notSupported: Int32 = 95, noSystemCall: Int32 = 38
     static let allow: UInt32 = 0x7FFF_0000
     static func refused(_ errno: Int32) -> UInt32 { 0x0005_0000 | UInt32(errno) }
 
@@ -46,8 +46,7 @@ import Testing
     @Test(arguments: [0, 1])
     func refusesTheProbesAndAllowsTheRest(which: Int) throws {
         let (calls, _) = Self.architectures[which]
-        let program = MetadataProbeFilter.program(for: calls, notSupported: Self.notSupported,
-                                                  noSystemCall: Self.noSystemCall, accessDenied: Self.accessDenied)
+        let program = MetadataProbeFilter.program(for: calls, notSupported: Self.notSupported, noSystemCall: Self.noSystemCall)
         #expect(program.count < 64)
         let arch = calls.auditArchitecture
         func verdict(_ number: UInt32, _ arguments: [UInt64] = []) -> UInt32? {
@@ -64,12 +63,11 @@ import Testing
             #expect(verdict(open, [0, 0]) == Self.allow)
         }
         #expect(verdict(calls.openat2) == Self.refused(Self.noSystemCall))
-        #expect(verdict(calls.chdir) == Self.refused(Self.accessDenied))
         #expect(verdict(calls.nameToHandleAt) == Self.refused(Self.notSupported))
         #expect(verdict(calls.openByHandleAt) == Self.refused(Self.notSupported))
         for number in calls.ioUring { #expect(verdict(number) == Self.refused(Self.noSystemCall)) }
-        // Calls a runtime needs: read, write, fstat, mmap, execve, fchdir (by number on each architecture).
-        let everyday: [UInt32] = calls.open != nil ? [0, 1, 5, 9, 59, 81] : [63, 64, 80, 222, 221, 50]
+        // Calls a runtime needs: read, write, fstat, mmap, execve, fchdir, chdir (by number on each architecture).
+        let everyday: [UInt32] = calls.open != nil ? [0, 1, 5, 9, 59, 81, 80] : [63, 64, 80, 222, 221, 50, 49]
         for number in everyday { #expect(verdict(number) == Self.allow, "call \(number) refused") }
         // Another ABI's numbers, and another architecture, are refused.
         if let base = calls.foreignABIBase { #expect(verdict(base + calls.openat) == Self.refused(Self.noSystemCall)) }

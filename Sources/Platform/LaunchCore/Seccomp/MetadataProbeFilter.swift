@@ -1,31 +1,32 @@
 /// A seccomp filter that closes what Landlock leaves open to a confined
-/// app: ways to learn about, or hold, a file outside its rules without
+/// app: ways to hold, or learn about, a file outside its rules without
 /// opening it for reading or writing.
 ///
-/// Landlock checks an open for reading, writing or listing, but not:
-/// - an `open` with `O_PATH`, which yields a descriptor to any directory
-///   for `fstat` and `*at` lookups;
-/// - `chdir` into a directory;
-/// - `name_to_handle_at`, which tells a file's handle (and that it exists).
-///
-/// A filter sees only a call's number and its integer arguments, never a
-/// path, so each is refused whole, with what the app's runtime can live
-/// with:
+/// Landlock checks an open for reading, writing or listing, but not an
+/// `open` with `O_PATH` (a descriptor to any directory, for `fstat` and
+/// `*at` lookups) nor `name_to_handle_at` (a file's handle, which
+/// `open_by_handle_at` would turn back into a descriptor). A filter sees
+/// only a call's number and its integer arguments, never a path, so each is
+/// refused whole, with what the app's runtime can live with:
 /// - `O_PATH` opens (`open`, `openat`) answer `EOPNOTSUPP`, which the
 ///   package's own file layer takes as "open it for reading instead" (an
 ///   open Landlock then checks);
 /// - `openat2` answers `ENOSYS`, as on a kernel without it, so callers fall
 ///   back to `openat`, which the filter sees (its flags are in a struct
 ///   the filter cannot read);
-/// - `chdir` answers `EACCES`; the launcher sets the working directory
-///   before the filter, and `fchdir` stays allowed, since its descriptor
-///   came from an open Landlock checked;
 /// - `name_to_handle_at` and `open_by_handle_at` answer `EOPNOTSUPP`, as a
 ///   file system without handles does;
 /// - io_uring's three calls answer `ENOSYS`: its open bypasses every
 ///   filter on `openat`;
 /// - a call of another ABI on the same kernel (i386 or x32 on x86-64), whose
 ///   numbers the filter does not know, answers `ENOSYS`.
+///
+/// `chdir` stays allowed, though Landlock does not check it either: refused
+/// whole, it breaks every script's `cd` inside the container (the device
+/// tests' apps among them), and what it tells about a folder outside
+/// (that it exists and may be searched) `stat` tells too, which no filter
+/// can refuse without breaking every runtime. Opens after it are still
+/// Landlock's to check.
 ///
 /// Everything else is allowed: the filter narrows, Landlock confines.
 package enum MetadataProbeFilter {
@@ -36,16 +37,15 @@ package enum MetadataProbeFilter {
         package var open: UInt32?
         package var openat: UInt32
         package var openat2: UInt32
-        package var chdir: UInt32
         package var nameToHandleAt: UInt32
         package var openByHandleAt: UInt32
         package var ioUring: ClosedRange<UInt32>
         /// Numbers at or above this belong to another ABI (x32's bit).
         package var foreignABIBase: UInt32?
 
-        package static let x86_64 = Calls(auditArchitecture: 0xC000_003E, open: 2, openat: 257, openat2: 437, chdir: 80,
+        package static let x86_64 = Calls(auditArchitecture: 0xC000_003E, open: 2, openat: 257, openat2: 437,
                                   nameToHandleAt: 303, openByHandleAt: 304, ioUring: 425...427, foreignABIBase: 0x4000_0000)
-        package static let arm64 = Calls(auditArchitecture: 0xC000_00B7, open: nil, openat: 56, openat2: 437, chdir: 49,
+        package static let arm64 = Calls(auditArchitecture: 0xC000_00B7, open: nil, openat: 56, openat2: 437,
                                  nameToHandleAt: 264, openByHandleAt: 265, ioUring: 425...427, foreignABIBase: nil)
 
         /// This build's architecture; nil where the filter is not written
@@ -90,7 +90,7 @@ package enum MetadataProbeFilter {
     package static let openPathOnly: UInt32 = 0o1000_0000
 
     /// The filter for `calls`, with the errors it answers.
-    package static func program(for calls: Calls, notSupported: Int32, noSystemCall: Int32, accessDenied: Int32) -> [Instruction] {
+    package static func program(for calls: Calls, notSupported: Int32, noSystemCall: Int32) -> [Instruction] {
         var program: [Instruction] = []
         func emit(_ code: UInt16, _ operand: UInt32, _ jumpIfTrue: UInt8 = 0, _ jumpIfFalse: UInt8 = 0) {
             program.append(Instruction(code: code, jumpIfTrue: jumpIfTrue, jumpIfFalse: jumpIfFalse, operand: operand))
@@ -107,7 +107,6 @@ package enum MetadataProbeFilter {
         // Whole calls refused: number, answer.
         let refused: [(UInt32, UInt32)] = [
             (calls.openat2, fail(noSystemCall)),
-            (calls.chdir, fail(accessDenied)),
             (calls.nameToHandleAt, fail(notSupported)),
             (calls.openByHandleAt, fail(notSupported)),
         ] + calls.ioUring.map { ($0, fail(noSystemCall)) }
@@ -138,8 +137,7 @@ package enum MetadataProbeFilter {
     /// confined by Landlock alone, as before the filter existed.
     package static func install() throws -> Bool {
         guard let calls = Calls.current else { return false }
-        let filter = program(for: calls, notSupported: Platform.operationNotSupported,
-                             noSystemCall: Platform.notSupported, accessDenied: Platform.accessDenied)
+        let filter = program(for: calls, notSupported: Platform.operationNotSupported, noSystemCall: Platform.notSupported)
         do {
             try Platform.installSeccompFilter(filter)
         } catch let failure as SystemFailure {
