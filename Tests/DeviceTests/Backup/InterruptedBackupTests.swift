@@ -1,6 +1,7 @@
 @testable import Device
 import FileSystem
 import Foundation
+import SystemPackage
 import MobileBackup
 import Testing
 
