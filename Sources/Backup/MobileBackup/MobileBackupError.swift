@@ -42,6 +42,15 @@ public enum MobileBackupErrorCode: String, ErrorCode, CaseIterable {
     /// The backup's `Status.plist` says its snapshot is not finished (still
     /// being uploaded or written): restoring it would bring back a partial state.
     case unfinishedBackup
+    /// One of the backup's own files (`Info.plist`, `Manifest.plist`,
+    /// `Status.plist`, `Manifest.db`) is a symbolic link, a FIFO, a device,
+    /// a socket or a directory: refused, never followed, opened or read.
+    case notARegularFile
+    /// The file system cannot hold what the backup would write; found
+    /// before anything is written.
+    case insufficientSpace
+    /// Another process is writing a backup of the same device into the same directory.
+    case backupInProgress
 
     /// The code, the place and the message on one line.
     public static func describe(_ error: MobileBackupError) -> String {

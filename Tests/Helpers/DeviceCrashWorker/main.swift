@@ -5,6 +5,11 @@
 //       Forever: update the app to v2, install the other app, update back
 //       to v1, uninstall the other app (each skipped if already done).
 //       Prints "ready" once it is open, then "done" after each operation.
+//
+//   device-crash-worker backup <device> <backups dir>
+//       Backs the device up into <backups dir> and, once payloads are being
+//       copied into the staging folder, prints "copying" and waits there
+//       to be killed (the test of an interrupted backup's staging folder).
 import Device
 import Foundation
 
@@ -12,6 +17,19 @@ let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(2)
+}
+
+if arguments.count == 4, arguments[1] == "backup" {
+    do {
+        let device = try Device.open(at: URL(fileURLWithPath: arguments[2]))
+        try device.backUp(to: URL(fileURLWithPath: arguments[3])) { _ in
+            FileHandle.standardOutput.write(Data("copying\n".utf8))
+            while true { Thread.sleep(forTimeInterval: 60) }
+        }
+        fail("device-crash-worker: the backup finished without reporting progress")
+    } catch {
+        fail("device-crash-worker: \(error)")
+    }
 }
 
 guard arguments.count == 6, arguments[1] == "loop" else {

@@ -125,7 +125,7 @@ import Testing
         try FileManager.default.removeItem(at: database)
         try FileManager.default.createDirectory(at: database, withIntermediateDirectories: false)
         let error = try #require(throws: MobileBackupError.self) { try BackupReader(directory: fixture.backupDirectory) }
-        #expect(error.code == .notABackup)
+        #expect(error.code == .notARegularFile)
         #expect(error.path == database.standardizedFileURL.path)
     }
 

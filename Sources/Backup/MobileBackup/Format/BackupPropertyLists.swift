@@ -79,16 +79,13 @@ enum BackupPropertyLists {
     }
 
     /// Reads the property list file `name` of the backup held by
-    /// `directory` (never through a link), or nil when it does not exist.
+    /// `directory` (never through a link), or nil when it does not exist;
+    /// anything but a regular file there is refused
+    /// (``MobileBackupErrorCode/notARegularFile``).
     static func read(_ name: String, in directory: DirectoryHandle) throws -> PropertyListValue? {
         let path = directory.path + "/" + name
-        let data: Data
-        do {
-            guard let contents = try directory.descriptor.readFileIfPresent(name) else { return nil }
-            data = contents
-        } catch {
-            throw MobileBackupError(.malformedPropertyList, path: path, "cannot read the property list: \(error)")
-        }
+        // A link, a FIFO or a device in its place is refused by name (notARegularFile).
+        guard let data = try directory.readBackupFile(name) else { return nil }
         do {
             let value = try PropertyListValue(data: data)
             guard case .dictionary = value else {

@@ -122,7 +122,7 @@ enum ManifestDatabase {
     /// returns the copy's path, for SQLite to open.
     static func decryptedCopy(in directory: DirectoryHandle, key: SymmetricKey, into scratch: PrivateScratch) throws -> String {
         let path = directory.path + "/Manifest.db"
-        guard let encrypted = try backupIO(path, { () throws(FileSystemError) in try directory.descriptor.readFileIfPresent("Manifest.db") }) else {
+        guard let encrypted = try directory.readBackupFile("Manifest.db") else {
             throw MobileBackupError(.notABackup, path: path, "cannot read Manifest.db: it is missing")
         }
         try scratch.write(try decrypt(encrypted, path: path, key: key), "Manifest.db")

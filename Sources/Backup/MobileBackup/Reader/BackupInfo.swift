@@ -31,8 +31,12 @@ public struct BackupInfo: Sendable, Hashable {
     /// opening Manifest.db (so no password is needed).
     public static func read(directory: URL) throws -> BackupInfo {
         let root = directory.standardizedFileURL.path
-        guard let handle = try? DirectoryHandle(openingAt: root),
-              (try? handle.descriptor.statusIfPresent(of: "Manifest.db")) ?? nil != nil else {
+        let handle: DirectoryHandle
+        do { handle = try DirectoryHandle(openingAt: root) } catch {
+            throw MobileBackupError(.notABackup, path: root, "no backup directory here (\(error.reason))")
+        }
+        // A Manifest.db that is a link, a FIFO or a device is refused by name.
+        guard try handle.backupFileStatus("Manifest.db") != nil else {
             throw MobileBackupError(.notABackup, path: root, "the directory has no Manifest.db")
         }
         return load(info: try BackupPropertyLists.read("Info.plist", in: handle),

@@ -50,17 +50,13 @@ public struct BackupReader: Sendable {
         // or deletes a file because someone looked at it.
         let databasePath = root + "/Manifest.db"
         let held = handle
-        let databaseStatus = try backupIO(databasePath) { () throws(FileSystemError) in
-            try held.descriptor.statusIfPresent(of: "Manifest.db")
-        }
-        guard let databaseStatus else {
+        // A link, a FIFO or a device there is refused by name (notARegularFile).
+        let databaseStatus = try handle.backupFileStatus("Manifest.db")
+        guard databaseStatus != nil else {
             if (try? handle.descriptor.statusIfPresent(of: "Manifest.mbdb")) ?? nil != nil {
                 throw MobileBackupError(.unsupportedFormat, path: root, "a Manifest.mbdb backup (before iOS 10) is not supported")
             }
             throw MobileBackupError(.notABackup, path: root, "the directory has no Manifest.db")
-        }
-        guard databaseStatus.isRegularFile else {
-            throw MobileBackupError(.notABackup, path: databasePath, "Manifest.db is not a regular file")
         }
         let infoPlist = try BackupPropertyLists.read("Info.plist", in: handle)
         let manifest = try BackupPropertyLists.read("Manifest.plist", in: handle)
@@ -210,32 +206,40 @@ public struct BackupReader: Sendable {
 
     /// Streams a payload's plaintext to `sink`, checking size, padding and
     /// digest on the way; returns the problem if there is one.
-    func readPayload(_ record: BackupFileRecord, digestUnchecked: inout Bool,
+    ///
+    /// `hole` is told the length of each hole of a sparse plain payload, in
+    /// order between the pieces; without it, holes reach `sink` as zeros.
+    func readPayload(_ record: BackupFileRecord, digestUnchecked: inout Bool, hole: ((UInt64) throws -> Void)? = nil,
                      into sink: (UnsafeRawBufferPointer) throws -> Void) -> BackupPayloadProblem? {
         let fileID = record.fileID
         func problem(_ kind: BackupPayloadProblem.Kind, _ message: String) -> BackupPayloadProblem {
             BackupPayloadProblem(domain: record.domain, relativePath: record.relativePath, fileID: fileID, kind: kind, message: message)
         }
         // The bucket and the payload are opened without following links: a
-        // bucket or payload that is a link counts as missing.
-        let input: FileDescriptor
+        // bucket or payload that is a link counts as missing. An empty plain
+        // file's payload is only looked at (one `fstatat`, no open): its
+        // status is all there is to check, and a restore of many small
+        // files spends most of its time in such calls.
+        let input: FileDescriptor?
         let stored: FileStatus
+        func missing() -> BackupPayloadProblem { problem(.missing, "no payload at \(BackupFileID.payloadPath(fileID))") }
         do {
-            input = try buckets.bucket(for: fileID).open(fileID, .readOnly, options: [.noFollow, .nonBlocking])
-        } catch {
-            if error.isNotFound || error.isLoop || error.isNotDirectory {
-                return problem(.missing, "no payload at \(BackupFileID.payloadPath(fileID))")
+            let bucket = try buckets.bucket(for: fileID)
+            if keys == nil && record.size == 0 {
+                guard let status = try bucket.statusIfPresent(of: fileID) else { return missing() }
+                input = nil
+                stored = status
+            } else {
+                let opened = try bucket.open(fileID, .readOnly, options: [.noFollow, .nonBlocking])
+                input = opened
+                do { stored = try opened.status() } catch { opened.closeQuietly(); return problem(.unreadable, "\(error)") }
             }
-            return problem(.unreadable, "\(error)")
-        }
-        defer { input.closeQuietly() }
-        do {
-            let status = try input.status()
-            guard status.isRegularFile else { return problem(.missing, "no payload at \(BackupFileID.payloadPath(fileID))") }
-            stored = status
         } catch {
+            if error.isNotFound || error.isLoop || error.isNotDirectory { return missing() }
             return problem(.unreadable, "\(error)")
         }
+        defer { input?.closeQuietly() }
+        guard stored.isRegularFile else { return missing() }
         let storedSize = Int64(stored.size)
         var cipher: CBCStream?
         if let keys {
@@ -254,34 +258,34 @@ public struct BackupReader: Sendable {
         }
         var hasher = Insecure.SHA1()
         var plainSize: Int64 = 0
+        var holes = BackupSparseFiles.HoleHasher()
         do {
             // No bigger than the payload: most files are small, and a 1 MiB
             // buffer per file would cost more to clear than to read them.
             let pieceSize = Int(min(Int64(1 << 20), max(storedSize, 16)))
             var buffer = [UInt8](repeating: 0, count: pieceSize)
+            if cipher == nil, let input {
+                // A plain payload is read extent by extent: its holes (a
+                // sparse file's, kept by the writer) go to `hole` unread.
+                plainSize = try readSparse(input, size: UInt64(storedSize), seekingHoles: stored.allocatedBytes < stored.size,
+                                           buffer: &buffer, hasher: &hasher, holes: &holes, hole: hole, into: sink)
+                if plainSize < storedSize { return problem(.truncated, "the payload ended at \(plainSize) bytes while being read") }
+            }
             var offset: Int64 = 0
-            while offset < storedSize {
+            while let input, cipher != nil && offset < storedSize {
                 let count = try buffer.withUnsafeMutableBytes { raw -> Int in try input.readFully(into: raw) }
                 if count == 0 { return problem(.truncated, "the payload ended at \(offset) bytes while being read") }
                 offset += Int64(count)
                 let piece = buffer[0..<count]
-                if cipher != nil {
-                    let plain: Data
-                    do {
-                        plain = try cipher?.decrypt(piece, isLast: offset >= storedSize) ?? Data()
-                    } catch {
-                        return problem(.undecryptable, "\(error)")
-                    }
-                    hasher.update(data: plain)
-                    plainSize += Int64(plain.count)
-                    try plain.withUnsafeBytes { try sink($0) }
-                } else {
-                    try piece.withUnsafeBytes { raw in
-                        hasher.update(bufferPointer: raw)
-                        try sink(raw)
-                    }
-                    plainSize += Int64(count)
+                let plain: Data
+                do {
+                    plain = try cipher?.decrypt(piece, isLast: offset >= storedSize) ?? Data()
+                } catch {
+                    return problem(.undecryptable, "\(error)")
                 }
+                hasher.update(data: plain)
+                plainSize += Int64(plain.count)
+                try plain.withUnsafeBytes { try sink($0) }
             }
         } catch {
             return problem(.unreadable, "\(error)")
@@ -289,7 +293,10 @@ public struct BackupReader: Sendable {
         if plainSize != record.size {
             return problem(.sizeMismatch, "\(plainSize) bytes decrypted, \(record.size) recorded")
         }
-        if let digest = record.digest, digest.count == 20 {
+        if record.digest?.count == 20, !holes.isHashed {
+            // Holes too large to hash (see BackupSparseFiles): checked by size alone.
+            digestUnchecked = true
+        } else if let digest = record.digest, digest.count == 20 {
             let actual = Data(hasher.finalize())
             if actual != digest {
                 // Only this module's backups are known to record the SHA-1 of
@@ -299,6 +306,58 @@ public struct BackupReader: Sendable {
             }
         }
         return nil
+    }
+}
+
+extension BackupReader {
+    /// Streams the plain payload `input` of `size` bytes: each data extent
+    /// read (`SEEK_DATA`/`SEEK_HOLE`) and passed to `sink`, each hole passed
+    /// to `hole` (or as zeros to `sink`) and hashed as zeros while `holes`
+    /// allows. Returns the bytes delivered: fewer than `size` when the
+    /// payload ended early. Without `seekingHoles` (a file with as many
+    /// bytes allocated as its size has no holes) it is one extent, read
+    /// without the two `lseek` calls.
+    fileprivate func readSparse(_ input: FileDescriptor, size: UInt64, seekingHoles: Bool, buffer: inout [UInt8], hasher: inout Insecure.SHA1,
+                                holes: inout BackupSparseFiles.HoleHasher, hole: ((UInt64) throws -> Void)?,
+                                into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
+        var position: UInt64 = 0
+        while position < size {
+            let extent = seekingHoles ? try input.dataExtent(from: position, size: size) : DataExtent(offset: position, length: size - position)
+            let dataStart = extent?.offset ?? size
+            if dataStart > position {
+                let gap = dataStart - position
+                holes.add(gap, to: &hasher)
+                if let hole { try hole(gap) } else { try Self.zeros(gap, into: sink) }
+                position = dataStart
+            }
+            guard let extent else { break }
+            while position < extent.end {
+                let wanted = Int(min(UInt64(buffer.count), extent.end - position))
+                let count = try buffer.withUnsafeMutableBytes { raw -> Int in
+                    try input.readFully(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<wanted]), at: position)
+                }
+                if count == 0 { return Int64(position) }
+                try buffer.withUnsafeBytes { raw in
+                    let piece = UnsafeRawBufferPointer(rebasing: raw[0..<count])
+                    hasher.update(bufferPointer: piece)
+                    try sink(piece)
+                }
+                position += UInt64(count)
+            }
+        }
+        return Int64(position)
+    }
+
+    /// `count` zero bytes to `sink`, in pieces of at most 1 MiB.
+    private static func zeros(_ count: UInt64, into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var left = count
+        try BackupSparseFiles.zeros.withUnsafeBytes { zeroBytes in
+            while left > 0 {
+                let piece = Int(min(left, UInt64(zeroBytes.count)))
+                try sink(UnsafeRawBufferPointer(rebasing: zeroBytes[0..<piece]))
+                left -= UInt64(piece)
+            }
+        }
     }
 }
 

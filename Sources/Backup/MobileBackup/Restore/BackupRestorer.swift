@@ -153,7 +153,9 @@ public struct BackupRestorer: Sendable {
         }
         var extracted = BackupVerificationReport(verifiedFiles: 0, verifiedBytes: 0, problems: [], uncheckedDigests: 0)
         if reader.records(inDomain: domain).contains(where: { keep($0.relativePath) }) {
-            extracted = try reader.extract(domain: domain, into: staging, including: keep, layoutPaths: Set(layout), progress: progress)
+            // The staging directory is new and private: files are created in it, not replaced.
+            extracted = try reader.extract(domain: domain, into: staging, including: keep, layoutPaths: Set(layout), fresh: true,
+                                           progress: progress)
         }
         report.restoredFiles = extracted.verifiedFiles
         report.restoredBytes = extracted.verifiedBytes

@@ -20,6 +20,64 @@ func backupIO<T>(_ path: @autoclosure () -> String, _ body: () throws(FileSystem
     do { return try body() } catch { throw MobileBackupError.io(error, path()) }
 }
 
+extension DirectoryHandle {
+    /// The status of the backup's own file `name` (`Info.plist`,
+    /// `Manifest.db`, …), links not followed, or nil when nothing is there.
+    /// Anything but a regular file is refused with
+    /// ``MobileBackupErrorCode/notARegularFile`` saying what it is and
+    /// where: a link is never followed, and a FIFO or a device is never
+    /// opened (which could block, or act on the device).
+    func backupFileStatus(_ name: String) throws -> FileStatus? {
+        let path = self.path + "/" + name
+        let status = try backupIO(path) { () throws(FileSystemError) in try descriptor.statusIfPresent(of: name) }
+        guard let status else { return nil }
+        guard status.isRegularFile else { throw MobileBackupError.notRegularFile(name, mode: status.mode, path: path) }
+        return status
+    }
+
+    /// The whole regular file `name` of the backup, or nil when nothing is
+    /// there; anything else is refused as ``backupFileStatus(_:)`` says. The
+    /// file is opened without following a link and without blocking, and
+    /// checked again once open (something swapped in meanwhile is refused too).
+    func readBackupFile(_ name: String) throws -> Data? {
+        guard try backupFileStatus(name) != nil else { return nil }
+        let path = self.path + "/" + name
+        let file: FileDescriptor
+        do { file = try descriptor.open(name, .readOnly, options: [.noFollow, .nonBlocking]) } catch {
+            if error.isNotFound { return nil }
+            if error.isLoop { throw MobileBackupError.notRegularFile(name, mode: 0o120000, path: path) }
+            throw MobileBackupError.io(error, path)
+        }
+        defer { file.closeQuietly() }
+        let status = try backupIO(path) { () throws(FileSystemError) in try file.status() }
+        guard status.isRegularFile else { throw MobileBackupError.notRegularFile(name, mode: status.mode, path: path) }
+        return try backupIO(path) { () throws(FileSystemError) in try file.readAll() }
+    }
+}
+
+extension MobileBackupError {
+    /// ``MobileBackupErrorCode/notARegularFile``: the backup's file `name`
+    /// at `path` is what `mode` says, not a regular file.
+    static func notRegularFile(_ name: String, mode: UInt32, path: String) -> MobileBackupError {
+        MobileBackupError(.notARegularFile, path: path,
+                          "\(name) is \(fileKindName(mode)); a backup's files must be regular files, so it was refused (not followed or read)")
+    }
+
+    /// What a `st_mode` says a file is, for messages.
+    static func fileKindName(_ mode: UInt32) -> String {
+        switch mode & 0o170000 {
+        case 0o120000: return "a symbolic link"
+        case 0o040000: return "a directory"
+        case 0o010000: return "a FIFO"
+        case 0o020000: return "a character device"
+        case 0o060000: return "a block device"
+        case 0o140000: return "a socket"
+        case 0o100000: return "a regular file"
+        default: return "a special file"
+        }
+    }
+}
+
 extension FileDescriptor {
     /// Creates the file `name` here, which must not exist (nor be a link),
     /// and writes `data` into it.

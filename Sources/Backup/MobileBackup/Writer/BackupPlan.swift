@@ -25,7 +25,7 @@ struct BackupPlan {
     let manifestKey: SymmetricKey?
     let manifestKeyBlob: Data?
 
-    private let entries: [ScannedEntry]
+    let entries: [ScannedEntry]
     private let previous: PreviousBackup?
     private let options: BackupOptions
     let encryption: BackupEncryption?
@@ -84,6 +84,7 @@ struct BackupPlan {
             }
         }
 
+        try checkFreeSpace(copying: toCopy, into: target)
         let outcome = try copyInParallel(toCopy, into: destination, interruptAfter: interruptAfter, progress: progress)
         for (index, copiedRow, print) in outcome.rows {
             results[index] = copiedRow
@@ -168,7 +169,7 @@ struct BackupPlan {
             birth: min(modified, changed), lastModified: modified, lastStatusChange: changed,
             inode: status?.inode ?? 0, userID: options.userID, groupID: options.groupID,
             protectionClass: entry.kind == .file ? entry.protectionClass : .unspecified, target: entry.target,
-            digest: payload.map { Data($0.digest) }, encryptionKey: payload?.encryptionKey)
+            digest: payload?.digest.map { Data($0) }, encryptionKey: payload?.encryptionKey)
         return ManifestRow(fileID: entry.fileID, domain: entry.domain, relativePath: entry.relativePath,
                            flags: entry.kind.rawValue, file: try record.archived())
     }
@@ -211,7 +212,7 @@ struct BackupPlan {
                     // changed after the scan never matches its fingerprint again.
                     let print = FileFingerprint(size: payload.size, modifiedNanoseconds: status?.modificationNanoseconds ?? 0,
                                                 changedNanoseconds: status?.changeNanoseconds ?? 0, inode: status?.inode ?? 0,
-                                                digest: plan.encryption == nil ? payload.digest : [])
+                                                digest: plan.encryption == nil ? payload.digest ?? [] : [])
                     let done = shared.finish(index: index, row: row, print: print, bytes: payload.size)
                     if let progress, done.count % 64 == 0 || done.count == indices.count {
                         progress(BackupProgress(completedFiles: alreadyDone + done.count, totalFiles: total,

@@ -57,11 +57,14 @@ public struct BackupWriter: Sendable {
         let started = Date()
         let livePath = directory.standardizedFileURL.path
         let (parentPath, live) = FileSystemPaths.split(livePath)
-        let staging = live + ".sandbox-staging"
+        let staging = live + Self.stagingSuffix
         let retired = live + ".sandbox-retired"
         let backups = try DirectoryHandle.making(parentPath, "create the directory for backups")
+        // Held for the whole run: the next writer tells an abandoned staging folder by its free lock.
+        let lock = try lockBackup(live, in: backups)
+        defer { lock.release() }
         let liveDirectory = try finishInterrupted(in: backups, live: live, retired: retired)
-        try backupIO(parentPath + "/" + staging) { () throws(FileSystemError) in _ = try backups.descriptor.removeTree(staging) }
+        try removeAbandonedStaging(in: backups, holding: live)
 
         // Building on a previous backup happens in place (see IncrementalCommit):
         // only new and changed payloads and rows are written. The sources are
@@ -87,6 +90,10 @@ public struct BackupWriter: Sendable {
         let target: DirectoryHandle
         if let incoming, previous != nil { target = incoming } else { target = try makeDirectory(staging, in: backups) }
         let inPlace = previous != nil
+        // A run that fails before its commit leaves no staging tree behind
+        // (a killed one leaves it to the next run: removeAbandonedStaging).
+        var committed = false
+        defer { if !inPlace && !committed { _ = try? backups.descriptor.removeTree(staging) } }
         let encryption = try makeEncryption(reusing: previous)
 
         var plan = try BackupPlan(entries: scan.entries, previous: previous, options: options, encryption: encryption, inPlace: inPlace)
@@ -121,6 +128,7 @@ public struct BackupWriter: Sendable {
         } else {
             try commit(in: backups, staging: staging, live: live, retired: retired)
         }
+        committed = true
 
         return BackupSummary(directory: URL(fileURLWithPath: livePath), isEncrypted: options.password != nil,
                              isIncremental: plan.reused > 0, files: plan.fileCount, directories: plan.directoryCount,
@@ -136,13 +144,17 @@ public struct BackupWriter: Sendable {
     /// discarded, a half-swapped full backup put back. ``backUp(_:progress:)``
     /// does this first itself; ``BackupReader`` never does (reading a backup
     /// writes nothing), so a reader sees the backup as it was before the
-    /// interrupted run until a writer comes. Every step is beneath the held
-    /// backup directory, never through a link.
+    /// interrupted run until a writer comes. Abandoned staging folders are
+    /// removed too (see `removeAbandonedStaging(in:holding:)`). Every step is
+    /// beneath the held backup directory, never through a link.
     public func finishInterruptedBackup() throws {
         let (parentPath, live) = FileSystemPaths.split(directory.standardizedFileURL.path)
         guard FileSystemPaths.exists(atPath: parentPath) else { return }
         let backups = try DirectoryHandle.making(parentPath, "open the directory for backups")
+        let lock = try lockBackup(live, in: backups)
+        defer { lock.release() }
         _ = try finishInterrupted(in: backups, live: live, retired: live + ".sandbox-retired")
+        try removeAbandonedStaging(in: backups, holding: live)
     }
 
     /// The recovery steps of ``finishInterruptedBackup()``; returns the live backup, held, if there is one.

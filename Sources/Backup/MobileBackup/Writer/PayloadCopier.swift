@@ -6,7 +6,8 @@ import SystemPackage
 /// What copying one payload produced.
 struct CopiedPayload: Sendable {
     var size: Int64
-    var digest: [UInt8]
+    /// The SHA-1 of the contents; nil for a sparse file whose holes were too large to hash.
+    var digest: [UInt8]?
     var encryptionKey: Data?
 }
 
@@ -82,8 +83,14 @@ final class PayloadCopier {
     }
 
     /// Copies `input` (or `contents`) into `output`, a new empty file.
+    ///
+    /// A plain payload keeps the source's holes (see ``copySparse(from:to:)``);
+    /// an encrypted one cannot (ciphertext of zeros is not zeros), so its
+    /// holes are read as zeros and encrypted like any other bytes; the
+    /// writer checked beforehand that the file system holds them.
     func copy(from input: FileDescriptor?, contents: Data?, to output: FileDescriptor, encryption: BackupEncryption?,
               protectionClass: BackupProtectionClass) throws -> CopiedPayload {
+        if encryption == nil, contents == nil, let input { return try copySparse(from: input, to: output) }
         var hasher = Insecure.SHA1()
         var cipher: CBCStream?
         var encryptionKey: Data?
@@ -114,11 +121,6 @@ final class PayloadCopier {
             var padded = false
             while true {
                 let count = try input.readFully(into: buffer)
-                if cipher == nil {
-                    if count == 0 { break }
-                    try emit(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), isLast: false)
-                    continue
-                }
                 if let held = pending {
                     pending = nil
                     try held.withUnsafeBytes { try emit($0, isLast: count == 0) }
@@ -132,12 +134,92 @@ final class PayloadCopier {
                 }
                 pending = Data(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             }
-            if cipher != nil && !padded {
+            if !padded {
                 // An empty file still gets its padding block.
                 let padding = try cipher?.encrypt(Data(), isLast: true) ?? Data()
                 try output.writeFully(padding)
             }
         }
         return CopiedPayload(size: size, digest: Array(hasher.finalize()), encryptionKey: encryptionKey)
+    }
+
+    /// Copies a plain file extent by extent (`SEEK_DATA`/`SEEK_HOLE`): each
+    /// data extent is written at its own offset and the holes are left as
+    /// holes, so the payload is as sparse as the source and a 1 TB file of
+    /// a few extents is a few writes. The size is the one seen when the
+    /// file was opened (a file that shrinks meanwhile is recorded as read).
+    ///
+    /// The digest (MBFile `Digest`, the SHA-1 of every byte) counts a hole
+    /// as its zeros while the holes add up to at most
+    /// ``BackupSparseFiles/hashedHoleLimit``; past that the payload gets no
+    /// digest, as a hashing of a terabyte of zeros would take longer than
+    /// the rest of the backup (readers check a payload without one by size).
+    func copySparse(from input: FileDescriptor, to output: FileDescriptor) throws -> CopiedPayload {
+        var hasher = Insecure.SHA1()
+        var holes = BackupSparseFiles.HoleHasher()
+        let status = try input.status()
+        let size = status.size
+        // As many bytes allocated as the size: no holes to look for.
+        let seeksHoles = status.allocatedBytes < size
+        var position: UInt64 = 0
+        var shrank = false
+        copying: while position < size {
+            let found = seeksHoles ? try input.dataExtent(from: position, size: size) : DataExtent(offset: position, length: size - position)
+            guard let extent = found else { break }
+            holes.add(extent.offset - position, to: &hasher)
+            position = extent.offset
+            while position < extent.end {
+                let wanted = Int(min(UInt64(Self.pieceSize), extent.end - position))
+                let count = try input.readFully(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: position)
+                if count == 0 { shrank = true; break copying }
+                let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+                hasher.update(bufferPointer: piece)
+                try output.writeFully(piece, at: position)
+                position += UInt64(count)
+            }
+        }
+        if position < size && !shrank {
+            // A trailing hole. (A file that shrank is recorded as far as its data was read.)
+            holes.add(size - position, to: &hasher)
+            position = size
+        }
+        if holes.total > 0 { try output.truncate(to: position) }
+        return CopiedPayload(size: Int64(position), digest: holes.digest(hasher), encryptionKey: nil)
+    }
+}
+
+/// How payloads keep the holes of sparse files, shared by the writer and the reader.
+enum BackupSparseFiles {
+    /// The most hole bytes hashed as zeros into a payload's digest (64 MiB,
+    /// a fraction of a second of SHA-1); a file with more holes is recorded,
+    /// and checked, by size alone.
+    static let hashedHoleLimit: UInt64 = 64 << 20
+
+    /// 1 MiB of zeros, hashed in place of a hole.
+    static let zeros = [UInt8](repeating: 0, count: 1 << 20)
+
+    /// Hashes holes as zeros up to ``hashedHoleLimit``; past it, gives up the digest.
+    struct HoleHasher {
+        private(set) var total: UInt64 = 0
+
+        /// Whether every hole so far was hashed (so the digest covers every byte).
+        var isHashed: Bool { total <= hashedHoleLimit }
+
+        mutating func add(_ count: UInt64, to hasher: inout Insecure.SHA1) {
+            guard count > 0 else { return }
+            total += count
+            guard isHashed else { return }
+            var left = count
+            zeros.withUnsafeBytes { zeroBytes in
+                while left > 0 {
+                    let piece = Int(min(left, UInt64(zeroBytes.count)))
+                    hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: zeroBytes[0..<piece]))
+                    left -= UInt64(piece)
+                }
+            }
+        }
+
+        /// The digest, or nil when holes were left out of it.
+        func digest(_ hasher: Insecure.SHA1) -> [UInt8]? { isHashed ? Array(hasher.finalize()) : nil }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Device
+import FileSystem
 import Foundation
 import MobileBackup
 
@@ -39,7 +40,7 @@ enum BackupLocation {
         let candidates = [URL(fileURLWithPath: argument), SandboxHome().backups.appendingPathComponent(argument)]
         for candidate in candidates {
             if isBackup(candidate) { return candidate.standardizedFileURL }
-            let inner = backups(in: candidate)
+            let inner = try backups(in: candidate)
             if inner.count == 1 { return inner[0] }
             if inner.count > 1 {
                 // The command's own error, not a usage error (which would print the top-level usage line).
@@ -52,9 +53,15 @@ enum BackupLocation {
                                   + "and \(SandboxHome().backups.path) has no backup of that name")
     }
 
-    /// The backup directories directly inside `directory`, sorted by name.
-    static func backups(in directory: URL) -> [URL] {
-        let names = (try? PathChecks.entries(directory.path)) ?? []
+    /// The backup directories directly inside `directory`, sorted by name;
+    /// none when nothing (or not a directory) is there. A directory that
+    /// cannot be read is an error, not an empty listing.
+    static func backups(in directory: URL) throws -> [URL] {
+        let names: [String]
+        do { names = try PathChecks.entries(directory.path) } catch {
+            if error.isNotFound || error.isNotDirectory { return [] }
+            throw BackupLocationError(description: "cannot read the directory \(directory.path): \(error.reason)")
+        }
         return names.map { directory.appendingPathComponent($0).standardizedFileURL }.filter(isBackup)
     }
 }

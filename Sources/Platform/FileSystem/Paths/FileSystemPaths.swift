@@ -183,8 +183,7 @@ public enum FileSystemPaths {
     public static func space(atPath path: String) throws(FileSystemError) -> FileSystemSpace {
         var info = CStatVFS()
         guard statvfs(path, &info) == 0 else { throw FileSystemError(currentErrno, "read the capacity of", path: path) }
-        let unit = UInt64(info.f_frsize == 0 ? info.f_bsize : info.f_frsize)
-        return FileSystemSpace(total: UInt64(info.f_blocks) * unit, available: UInt64(info.f_bavail) * unit)
+        return FileSystemSpace(info)
     }
 
     private static func openDirectoryIfPresent(_ path: String, followLinks: Bool = false) throws(FileSystemError) -> FileDescriptor? {
