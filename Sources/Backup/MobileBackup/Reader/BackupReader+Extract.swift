@@ -55,9 +55,11 @@ extension BackupReader {
         }
         var report = BackupVerificationReport(verifiedFiles: 0, verifiedBytes: 0, problems: [], uncheckedDigests: 0)
         let directories = ExtractionDirectories(destination)
-        var directoryTimes: [(FileDescriptor, Int64)] = []
-        var files: [(BackupFileRecord, FileDescriptor, String)] = []
-        var links: [(BackupFileRecord, FileDescriptor, String)] = []
+        // Paths, not descriptors: a backup of 100,000 folders (or one
+        // 2,000 deep) must not hold a descriptor each until the end.
+        var directoryTimes: [(String, Int64)] = []
+        var files: [(BackupFileRecord, String, String)] = []
+        var links: [(BackupFileRecord, String, String)] = []
         // Directories first (sorted, so parents come first), then files in
         // parallel, then links last, so no file is ever written through a
         // link the backup itself planted.
@@ -76,11 +78,13 @@ extension BackupReader {
                 case .directory:
                     let directory = try directories.open(record.relativePath)
                     try directory.setPermissions(Self.directoryMode(record.mode))
-                    directoryTimes.append((directory, record.lastModified))
+                    directoryTimes.append((record.relativePath, record.lastModified))
                 case .symbolicLink:
-                    links.append((record, try directories.open(parentPath), name))
+                    _ = try directories.open(parentPath)
+                    links.append((record, parentPath, name))
                 case .file:
-                    files.append((record, try directories.open(parentPath), name))
+                    _ = try directories.open(parentPath)
+                    files.append((record, parentPath, name))
                 }
             } catch {
                 guard error.isExists || error.isLoop || error.isNotDirectory || error.isEscape else {
@@ -94,9 +98,27 @@ extension BackupReader {
         let box = ProgressBox(progress)
         let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount * 2), max(1, files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            // Each worker holds the one folder it is writing in; the files
+            // are in path order, so consecutive ones mostly share it.
+            var held: (path: String, fd: FileDescriptor)?
+            defer { held?.fd.closeQuietly() }
             while let index = outcome.next(limit: work.count) {
-                let (record, parent, name) = work[index]
+                let (record, parentPath, name) = work[index]
                 do throws(FileSystemError) {
+                    if held?.path != parentPath {
+                        held?.fd.closeQuietly()
+                        held = nil
+                        do throws(FileSystemError) {
+                            held = (parentPath, try destination.open(parentPath, .readOnly, options: [.directory, .noFollow]))
+                        } catch where error.isLoop || error.isNotDirectory || error.isEscape || error.isNotFound {
+                            // Swapped for a link or a file since it was made:
+                            // this file is refused, the others go on.
+                            outcome.add(problem: problem(record, .unsafePath,
+                                                         "something other than a directory is in the way (\(error.reason))"))
+                            continue
+                        }
+                    }
+                    guard let parent = held?.fd else { continue }
                     var unchecked = false
                     let failure = fresh ? try createFile(record, in: parent, name, digestUnchecked: &unchecked)
                         : try extractFile(record, into: parent, name, digestUnchecked: &unchecked)
@@ -116,8 +138,9 @@ extension BackupReader {
         report.verifiedBytes += outcome.verifiedBytes
         report.uncheckedDigests += outcome.uncheckedDigests
         report.problems += outcome.problems.sorted { $0.relativePath < $1.relativePath }
-        for (record, parent, name) in links {
+        for (record, parentPath, name) in links {
             try backupIO(destination.path + "/" + record.relativePath) { () throws(FileSystemError) in
+                let parent = try directories.open(parentPath)
                 if let status = try parent.statusIfPresent(of: name), status.isDirectory {
                     report.problems.append(problem(record, .unsafePath, "a directory is in the link's place"))
                     return
@@ -127,8 +150,8 @@ extension BackupReader {
             }
         }
         // Directory times last, as writing files into them changed them.
-        for (directory, seconds) in directoryTimes.reversed() {
-            try? directory.setModificationTime(nanoseconds: seconds * 1_000_000_000)
+        for (path, seconds) in directoryTimes.reversed() {
+            try? directories.open(path).setModificationTime(nanoseconds: seconds * 1_000_000_000)
         }
         withExtendedLifetime(directories) {}
         return report
@@ -224,9 +247,13 @@ extension BackupReader {
 }
 
 /// The directories an extraction made or entered, by relative path, each
-/// opened once from its parent without following a link, and closed when
-/// the extraction is done.
+/// opened from its parent without following a link. At most ``limit`` stay
+/// open: past it, all but the nearest ancestors of the one asked for are
+/// closed (a folder is reached from its parent, so those are what the next
+/// ones need), and a closed one is opened again when it is asked for.
 private final class ExtractionDirectories {
+    static let limit = 128
+
     private let root: DirectoryHandle
     private var opened: [String: FileDescriptor] = [:]
 
@@ -234,10 +261,12 @@ private final class ExtractionDirectories {
 
     deinit { for fd in opened.values { fd.closeQuietly() } }
 
-    /// The directory at `relativePath`, made (with its parents) if missing.
-    /// Anything else in the way (a link, a file) is `EEXIST` or `ELOOP`.
+    /// The directory at `relativePath`, made (with its parents) if missing;
+    /// valid until the next call. Anything else in the way (a link, a file)
+    /// is `EEXIST` or `ELOOP`.
     func open(_ relativePath: String) throws(FileSystemError) -> FileDescriptor {
         if let fd = opened[relativePath] { return fd }
+        if opened.count >= Self.limit { keepNearestAncestors(of: relativePath) }
         let fd: FileDescriptor
         if relativePath.isEmpty {
             fd = try root.open("", .readOnly, options: .directory)
@@ -249,6 +278,18 @@ private final class ExtractionDirectories {
         }
         opened[relativePath] = fd
         return fd
+    }
+
+    /// Closes every held directory but the nearest `limit / 2` ancestors of `relativePath`.
+    private func keepNearestAncestors(of relativePath: String) {
+        var kept: [String: FileDescriptor] = [:]
+        var path = relativePath
+        while !path.isEmpty, kept.count < Self.limit / 2 {
+            path = DirectoryHandle.split(path).parent
+            if let fd = opened.removeValue(forKey: path) { kept[path] = fd }
+        }
+        for fd in opened.values { fd.closeQuietly() }
+        opened = kept
     }
 }
 
