@@ -46,7 +46,7 @@ struct RawCloudClient: Sendable {
             request.headers.add(name: "Content-Type", value: contentType)
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let bytes = try await response.body.collect(upTo: 8 << 20)
         return RawCloudResponse(status: Int(response.status.code), headers: response.headers, body: Array(bytes.readableBytesView))
     }

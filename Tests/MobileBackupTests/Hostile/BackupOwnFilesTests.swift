@@ -6,7 +6,7 @@ import Testing
 /// Status.plist, Manifest.db) is a one-hop relative symbolic link, or a
 /// FIFO, is refused with an error that says what was refused and where,
 /// never followed, never opened (a FIFO would block) and never changed.
-@Suite(.timeLimit(.minutes(1))) struct BackupOwnFilesTests {
+@Suite(.timeLimit(.minutes(10))) struct BackupOwnFilesTests {
     static let ownFiles = ["Info.plist", "Manifest.plist", "Status.plist", "Manifest.db"]
 
     /// A backup of the fixture with `name` moved aside to `name.real` and
