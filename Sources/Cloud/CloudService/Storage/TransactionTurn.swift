@@ -1,32 +1,28 @@
-/// Hands each of a few connections to one transaction at a time, in
-/// arrival order, without blocking a thread while a transaction waits its
-/// turn.
+/// Hands one connection to one transaction at a time, in arrival order,
+/// without blocking a thread while a transaction waits its turn.
 ///
-/// SQLite's connections are shared by the tasks of one server process; a
+/// SQLite's connection is shared by the tasks of one server process; a
 /// transaction's statements are separate calls, so another task's
-/// statements must not run between them on the same connection.
+/// statements must not run between them.
 actor TransactionTurn {
-    /// Which connections are free.
-    private var free: [Int]
-    private var waiting: [CheckedContinuation<Int, Never>] = []
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    /// A turn over `connections` connections (numbered from 0).
-    init(connections: Int = 1) {
-        free = Array((0..<max(1, connections)).reversed())
+    /// Waits until no other transaction holds the connection, then holds it.
+    func take() async {
+        if !busy {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
     }
 
-    /// Waits until a connection is free, then holds it and returns its number.
-    func take() async -> Int {
-        if let connection = free.popLast() { return connection }
-        return await withCheckedContinuation { waiting.append($0) }
-    }
-
-    /// Passes `connection` to the next waiting transaction, if any.
-    func pass(_ connection: Int) {
+    /// Passes the connection to the next waiting transaction, if any.
+    func pass() {
         if waiting.isEmpty {
-            free.append(connection)
+            busy = false
         } else {
-            waiting.removeFirst().resume(returning: connection)
+            waiting.removeFirst().resume()
         }
     }
 }
