@@ -10,21 +10,6 @@ public enum ContentDigest {
     /// The chunk size for reading.
     static let chunk = 1 << 20
 
-    /// The lowercase hex SHA-256 of the file at `path`.
-    public static func sha256(ofFileAt path: String, in container: AppContainer) throws -> String {
-        let handle = try container.openFile(path)
-        defer { handle.close() }
-        var hasher = SHA256()
-        var offset: UInt64 = 0
-        while true {
-            let data = try handle.read(at: offset, count: chunk)
-            if data.isEmpty { break }
-            hasher.update(data: data)
-            offset += UInt64(data.count)
-        }
-        return hex(hasher.finalize())
-    }
-
     /// The lowercase hex SHA-256 of the regular file at `path`, for a name
     /// the manifest recorded (which whoever writes the container controls):
     /// the name is opened without following a link and without blocking,
