@@ -101,7 +101,10 @@ func run() async throws {
         ?? .embedded(directory: work.appendingPathComponent("service").path)
     var logger = Logger(label: "cloud-benchmark")
     logger.logLevel = .critical
-    let services = [try await CloudService.open(storage, adminToken: nil, logger: logger), try await CloudService.open(storage, adminToken: nil, logger: logger)]
+    var services: [CloudService] = []
+    for _ in 0..<2 {
+        services.append(try await CloudService.open(storage, adminToken: nil, accountCreation: .open(perMinute: 100_000), logger: logger))
+    }
     var servers: [CloudServer] = []
     for service in services { servers.append(try await CloudServer.start(service, gcInterval: nil)) }
     print("storage: \(storage.summary)")

@@ -3,7 +3,8 @@
 public struct ServiceErrorBody: Codable, Sendable, Hashable {
     /// A stable code: `badRequest`, `unauthorized`, `notFound`,
     /// `methodNotAllowed`, `conflict`,
-    /// `quotaExceeded`, `tooLarge`, `missingChunks`, `unavailable`, `internal`.
+    /// `quotaExceeded`, `tooLarge`, `missingChunks`, `tooManyRequests`,
+    /// `unavailable`, `internal`.
     public var code: String
     public var message: String
     /// For `quotaExceeded`: the account's usage and quota, and the bytes

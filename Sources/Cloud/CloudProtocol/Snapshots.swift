@@ -108,11 +108,19 @@ public struct GarbageCollectionReport: Codable, Sendable, Hashable {
     public var bytesFreed: Int64
     public var snapshotsRetired: Int64
     public var sessionsExpired: Int64
+    /// Objects in the chunk store that no ledger row names (a collection
+    /// killed between its commit and its deletes), removed.
+    public var orphansRemoved: Int64
+    /// Temporary files of writes that never finished (a killed upload), removed.
+    public var temporariesRemoved: Int64
 
-    public init(chunksFreed: Int64 = 0, bytesFreed: Int64 = 0, snapshotsRetired: Int64 = 0, sessionsExpired: Int64 = 0) {
+    public init(chunksFreed: Int64 = 0, bytesFreed: Int64 = 0, snapshotsRetired: Int64 = 0, sessionsExpired: Int64 = 0,
+                orphansRemoved: Int64 = 0, temporariesRemoved: Int64 = 0) {
         self.chunksFreed = chunksFreed
         self.bytesFreed = bytesFreed
         self.snapshotsRetired = snapshotsRetired
         self.sessionsExpired = sessionsExpired
+        self.orphansRemoved = orphansRemoved
+        self.temporariesRemoved = temporariesRemoved
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -24,15 +25,18 @@ public struct ListeningServer: Sendable {
     /// Runs `router` on `host`:`port` (0 for any free port) in a new task
     /// and returns once the server listens.
     ///
+    /// - Parameter server: the HTTP server (HTTP/1.1 with Hummingbird's
+    ///   defaults unless given: an idle timeout, extra channel handlers).
     /// - Throws: ``ListeningServerError`` when the application ends before
     ///   it listens (the address is taken, say).
     public static func start<Router: HTTPResponderBuilder>(
-        _ router: Router, host: String, port: Int, serverName: String, logger: Logger
+        _ router: Router, host: String, port: Int, serverName: String, server: HTTPServerBuilder = .http1(), logger: Logger
     ) async throws(ListeningServerError) -> ListeningServer
     where Router.Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)

@@ -17,13 +17,15 @@ public final class CloudFixture: @unchecked Sendable {
     public static let rounds = 10
 
     public init(_ label: String = "cloud", quota: Int64 = CloudLimits.defaultQuotaBytes, sessionLifetime: Int64 = 3600,
-                storage: CloudStorageConfiguration? = nil) async throws {
+                storage: CloudStorageConfiguration? = nil, accountCreation: AccountCreationPolicy = .open(perMinute: 10_000),
+                limits: ConnectionLimits = ConnectionLimits()) async throws {
         temp = try TemporaryDirectory(label)
         var logger = Logger(label: "sandbox-cloud-test")
         logger.logLevel = .critical
         let service = try await CloudService.open(storage ?? .embedded(directory: temp.path("service")), defaultQuota: quota,
-                                                  sessionLifetime: sessionLifetime, adminToken: Self.adminToken, logger: logger)
-        server = try await CloudServer.start(service, gcInterval: nil)
+                                                  sessionLifetime: sessionLifetime, adminToken: Self.adminToken,
+                                                  accountCreation: accountCreation, logger: logger)
+        server = try await CloudServer.start(service, gcInterval: nil, limits: limits)
     }
 
     public var url: String { server.baseURL }

@@ -19,7 +19,7 @@ public final class ServiceProcess: @unchecked Sendable {
                 extra: [String] = []) throws {
         guard let sandbox = BuiltExecutable.locate("sandbox") else { throw ServiceProcessError(message: "the sandbox executable is not built") }
         var arguments = ["cloud", "serve", "--port", "\(port)", "--json", "--admin-token", CloudFixture.adminToken,
-                         "--gc-interval", "0", "--log-level", "critical"]
+                         "--gc-interval", "0", "--log-level", "critical", "--accounts-per-minute", "10000"]
         if let directory { arguments += ["--directory", directory] }
         if let stack { arguments += ["--stack", stack] }
         if let quota { arguments += ["--default-quota", "\(quota)"] }

@@ -19,6 +19,19 @@ struct CloudServeCommand: AsyncParsableCommand, JSONOrTextOutput {
             token for /metrics, quotas and garbage collection comes from --admin-token or \
             $SANDBOX_CLOUD_ADMIN_TOKEN.
 
+            Accounts: with --account-creation open (the default) anyone may create one, at most \
+            --accounts-per-minute from one client address (and eight times that in all), answered \
+            429 with Retry-After beyond; a taken name is a 409, so open creation tells whether a name \
+            exists, at that rate. With --account-creation operator only the operator's token creates \
+            accounts (POST /v1/accounts with Authorization: Bearer TOKEN). Names are stored in NFC; \
+            control and bidirectional characters, "/" and ".." are refused.
+
+            Connections: at most --max-connections at once (more are closed at once), and a \
+            connection that sends nothing for --idle-timeout seconds (a request's head or body \
+            left half-sent, or no request) is closed. A body larger than the route takes is refused \
+            with 413 from its Content-Length, before it is read, or as soon as a chunked body passes \
+            the limit.
+
             Examples:
               sandbox cloud serve
               sandbox cloud serve --port 0 --json
@@ -49,6 +62,18 @@ struct CloudServeCommand: AsyncParsableCommand, JSONOrTextOutput {
     @Option(help: "The operator's token (default: $SANDBOX_CLOUD_ADMIN_TOKEN; none turns the operator routes off).")
     var adminToken: String?
 
+    @Option(help: "Who creates accounts: open (rate-limited) or operator (only with the operator's token).")
+    var accountCreation: AccountCreationMode = .open
+
+    @Option(help: "With --account-creation open: accounts a minute from one client address.")
+    var accountsPerMinute = 5
+
+    @Option(help: "Connections served at once; more are closed as they arrive.")
+    var maxConnections = 512
+
+    @Option(help: "Seconds a connection may send nothing (mid-request or between requests) before it is closed.")
+    var idleTimeout: Double = 30
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "notice"
 
@@ -63,11 +88,21 @@ struct CloudServeCommand: AsyncParsableCommand, JSONOrTextOutput {
             logger.logLevel = level
             let token = adminToken ?? ProcessInfo.processInfo.environment["SANDBOX_CLOUD_ADMIN_TOKEN"]
             let service = try await CloudService.open(storage, defaultQuota: defaultQuota, sessionLifetime: sessionLifetime,
-                                                      adminToken: token, logger: logger)
-            let server = try await CloudServer.start(service, host: host, port: port, gcInterval: gcInterval > 0 ? gcInterval : nil)
+                                                      adminToken: token, accountCreation: accountCreationPolicy, logger: logger)
+            guard maxConnections > 0, idleTimeout > 0 else { throw ValidationError("--max-connections and --idle-timeout are positive") }
+            let limits = ConnectionLimits(maximumConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))
+            let server = try await CloudServer.start(service, host: host, port: port, gcInterval: gcInterval > 0 ? gcInterval : nil,
+                                                     limits: limits)
             let started = ServeJSON(url: server.baseURL, port: server.port, storage: storage.summary, pid: ProcessInfo.processInfo.processIdentifier)
             try output(json: started, text: "\(server.baseURL)\nstorage: \(storage.summary)\n")
             try await server.wait()
+        }
+    }
+
+    var accountCreationPolicy: AccountCreationPolicy {
+        switch accountCreation {
+        case .open: .open(perMinute: accountsPerMinute)
+        case .operator: .operatorOnly
         }
     }
 
@@ -84,4 +119,10 @@ struct ServeJSON: Encodable {
     var port: Int
     var storage: String
     var pid: Int32
+}
+
+/// `--account-creation`.
+enum AccountCreationMode: String, ExpressibleByArgument, CaseIterable {
+    case open
+    case `operator`
 }

@@ -61,7 +61,7 @@ extension Ledger {
 
     /// The device whose token hashes to `tokenHash`, or `unauthorized`.
     public func authenticate(tokenHash: [UInt8]) async throws(CloudServiceError) -> AuthenticatedDevice {
-        try await run { tx throws(CloudStorageError) in
+        try await run(reading: true) { tx throws(CloudStorageError) in
             guard let row = try await tx.execute("""
                 SELECT d.account_id, a.name, d.id, d.name, d.udid FROM devices d JOIN accounts a ON a.id = d.account_id
                 WHERE d.token_hash = ?
@@ -85,7 +85,7 @@ extension Ledger {
 
     /// The account's quota, usage and devices.
     public func status(of device: AuthenticatedDevice) async throws(CloudServiceError) -> AccountStatus {
-        try await run { tx throws(CloudStorageError) in
+        try await run(reading: true) { tx throws(CloudStorageError) in
             guard let account = try await tx.execute("SELECT quota, used FROM accounts WHERE id = ?", .integer(device.accountID)).first else {
                 return .failure(CloudServiceError(.notFound, "the account is gone"))
             }
@@ -119,7 +119,7 @@ extension Ledger {
 
     /// The apps whose backup is off on one device of the caller's account.
     public func appsOff(deviceID: Int64, caller: AuthenticatedDevice) async throws(CloudServiceError) -> [String] {
-        try await run { tx throws(CloudStorageError) in
+        try await run(reading: true) { tx throws(CloudStorageError) in
             guard try await Self.ownsDevice(tx, caller, deviceID) else { return .failure(Self.noDevice(deviceID)) }
             return .success(try await Self.appsOff(tx, deviceID: deviceID))
         }

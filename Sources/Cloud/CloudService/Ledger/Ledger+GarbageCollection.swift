@@ -26,7 +26,10 @@ extension Ledger {
             try await tx.execute("""
                 DELETE FROM session_chunks WHERE session_id IN (SELECT id FROM sessions WHERE account_id = ? AND state <> 'open')
                 """, .integer(accountID))
-            try await tx.execute("DELETE FROM sessions WHERE account_id = ? AND state <> 'open'", .integer(accountID))
+            // A closed session's row stays a while, so its routes still
+            // answer 409 (closed) rather than 404 (never this device's).
+            try await tx.execute("DELETE FROM sessions WHERE account_id = ? AND state <> 'open' AND touched < ?",
+                                 .integer(accountID), .integer(current - Self.closedSessionRetention))
             try await tx.execute("""
                 DELETE FROM snapshot_chunks WHERE snapshot_id IN (SELECT id FROM snapshots WHERE account_id = ? AND state = 'retired')
                 """, .integer(accountID))
@@ -51,9 +54,38 @@ extension Ledger {
         }
     }
 
+    /// Which of `keys` (listed from the chunk store) no ledger row names:
+    /// objects a collection freed but did not delete (it was killed after
+    /// its commit), which no quota counts. Keys the ledger never makes are
+    /// left alone.
+    ///
+    /// Safe against uploads in flight: a put writes its key only after the
+    /// reservation that made the row committed, and the rows are read
+    /// after the keys were listed, so a key whose row is missing here had
+    /// its row removed, and a row id (the key's generation) is never
+    /// given again.
+    public func orphans(among keys: [String]) async throws(CloudServiceError) -> [String] {
+        let parsed = keys.compactMap { key in ChunkKey.parse(key).map { (key: key, parts: $0) } }
+        return try await run(reading: true) { tx throws(CloudStorageError) in
+            var live = Set<String>()
+            for start in stride(from: 0, to: parsed.count, by: Self.batch) {
+                let slice = parsed[start..<min(start + Self.batch, parsed.count)]
+                for row in try await tx.execute("SELECT id, account_id, chunk_id FROM chunks WHERE id IN (\(Self.placeholders(slice.count)))",
+                                                 slice.map { LedgerValue.integer($0.parts.generation) }) {
+                    live.insert(ChunkKey.make(account: try row.int(1), chunk: try row.string(2), generation: try row.int(0)))
+                }
+            }
+            return .success(parsed.map(\.key).filter { !live.contains($0) })
+        }
+    }
+
+    /// Seconds a closed (committed, abandoned, expired) session's row is
+    /// kept after its last use: 30 days.
+    public static let closedSessionRetention: Int64 = 30 * 24 * 3600
+
     /// Every account's id, for a collection over the whole service.
     public func accountIDs() async throws(CloudServiceError) -> [Int64] {
-        try await run { tx throws(CloudStorageError) in
+        try await run(reading: true) { tx throws(CloudStorageError) in
             .success(try await tx.execute("SELECT id FROM accounts ORDER BY id").map { row throws(CloudStorageError) in try row.int(0) })
         }
     }

@@ -24,7 +24,7 @@ public struct LedgerTotals: Sendable, Hashable {
 extension Ledger {
     /// The service's totals.
     public func totals() async throws(CloudServiceError) -> LedgerTotals {
-        try await run { tx throws(CloudStorageError) in
+        try await run(reading: true) { tx throws(CloudStorageError) in
             var totals = LedgerTotals()
             if let row = try await tx.execute("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM chunks WHERE state = 'stored'").first {
                 totals.chunks = try row.int(0)

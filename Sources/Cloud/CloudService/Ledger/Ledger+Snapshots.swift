@@ -3,7 +3,7 @@ import CloudProtocol
 extension Ledger {
     /// The current snapshots of the caller's account, of one device or all.
     public func snapshots(deviceID: Int64?, caller: AuthenticatedDevice) async throws(CloudServiceError) -> [SnapshotSummary] {
-        try await run { tx throws(CloudStorageError) in
+        try await run(reading: true) { tx throws(CloudStorageError) in
             if let deviceID, !(try await Self.ownsDevice(tx, caller, deviceID)) { return .failure(Self.noDevice(deviceID)) }
             return .success(try await Self.snapshots(tx, accountID: caller.accountID, deviceID: deviceID))
         }
@@ -11,7 +11,7 @@ extension Ledger {
 
     /// One current snapshot of the caller's account and every chunk it references.
     public func snapshot(_ id: Int64, caller: AuthenticatedDevice) async throws(CloudServiceError) -> SnapshotDetail {
-        try await run { tx throws(CloudStorageError) in
+        try await run(reading: true) { tx throws(CloudStorageError) in
             guard let summary = try await Self.snapshots(tx, accountID: caller.accountID, deviceID: nil, snapshotID: id).first else {
                 return .failure(CloudServiceError(.notFound, "no snapshot \(id) in this account"))
             }
@@ -27,7 +27,7 @@ extension Ledger {
 
     /// The object key of a chunk the caller's account stores, or `notFound`.
     public func objectKey(of chunk: ChunkID, caller: AuthenticatedDevice) async throws(CloudServiceError) -> String {
-        try await run { tx throws(CloudStorageError) in
+        try await run(reading: true) { tx throws(CloudStorageError) in
             guard let row = try await tx.execute("SELECT id FROM chunks WHERE account_id = ? AND chunk_id = ? AND state = 'stored'",
                                                  .integer(caller.accountID), .text(chunk.hex)).first else {
                 return .failure(CloudServiceError(.notFound, "this account stores no chunk \(chunk.hex)"))

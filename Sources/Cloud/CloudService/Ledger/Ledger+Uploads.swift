@@ -58,11 +58,20 @@ extension Ledger {
                 return .failure(CloudServiceError(.unauthorized, "the account is gone"))
             }
             if let refusal = try await Self.checkSession(tx, session, caller, touched: touched, lifetime: lifetime) { return .failure(refusal) }
-            if let row = try await tx.execute("SELECT id, state FROM chunks WHERE account_id = ? AND chunk_id = ?",
+            if let row = try await tx.execute("SELECT id, state, size FROM chunks WHERE account_id = ? AND chunk_id = ?",
                                               .integer(caller.accountID), .text(chunk.hex)).first {
                 let id = try row.int(0)
+                let state = try row.string(1)
+                // The row charges its own size; a body of another size under
+                // the same id (a race of two PUTs, or a retry after a kill
+                // left the row pending) would be stored uncharged.
+                let charged = try row.int(2)
+                guard charged == size else {
+                    return .failure(CloudServiceError(.conflict, "the chunk \(chunk.hex) is \(state) with \(charged) bytes, "
+                                                      + "not \(size); one chunk id has one encrypted size"))
+                }
                 try await Self.hold(tx, session: session, rows: [id])
-                return .success(ChunkReservation(row: id, alreadyStored: try row.string(1) == "stored", usedBytes: used))
+                return .success(ChunkReservation(row: id, alreadyStored: state == "stored", usedBytes: used))
             }
             guard used <= quota, size <= quota - used else {
                 return .failure(.quotaExceeded(used: used, quota: quota, needed: size))
@@ -79,9 +88,12 @@ extension Ledger {
     /// Marks a reserved chunk stored once its object is durable. False when
     /// the reservation is gone (its session expired and garbage collection
     /// released it): the caller then removes the object it wrote.
-    public func markStored(row: Int64) async throws(CloudServiceError) -> Bool {
+    /// `size` is the object's: a row that charges another size is not
+    /// marked (the object is then removed), so no stored byte goes uncharged.
+    public func markStored(row: Int64, size: Int64) async throws(CloudServiceError) -> Bool {
         try await run { tx throws(CloudStorageError) in
-            .success(!(try await tx.execute("UPDATE chunks SET state = 'stored' WHERE id = ? RETURNING id", .integer(row)).isEmpty))
+            .success(!(try await tx.execute("UPDATE chunks SET state = 'stored' WHERE id = ? AND size = ? RETURNING id",
+                                            .integer(row), .integer(size)).isEmpty))
         }
     }
 

@@ -38,11 +38,14 @@ public struct Ledger: Sendable {
 
     /// Runs `body` in a transaction; a refusal it returns rolls nothing
     /// back (refusals are decided before anything is written) and is thrown.
+    /// With `reading`, `body` only reads and runs on the engine's read path
+    /// (``LedgerDatabase/read(_:)``), never queued behind a write.
     func run<T: Sendable>(
+        reading: Bool = false,
         _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result<T, CloudServiceError>
     ) async throws(CloudServiceError) -> T {
         let outcome: Result<T, CloudServiceError>
-        do { outcome = try await database.transaction(body) } catch { throw CloudServiceError(error) }
+        do { outcome = reading ? try await database.read(body) : try await database.transaction(body) } catch { throw CloudServiceError(error) }
         return try outcome.get()
     }
 

@@ -5,9 +5,16 @@ import Hummingbird
 public struct CloudRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
 
+    /// The client's IP address (no port), the key of per-client limits.
+    public var clientAddress: String
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? ""
     }
 
-    public var maxUploadSize: Int { 16 << 20 }
+    public var maxUploadSize: Int { Self.maximumJSONBody }
+
+    /// The largest body a JSON route reads.
+    static let maximumJSONBody = 16 << 20
 }

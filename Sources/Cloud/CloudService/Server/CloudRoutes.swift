@@ -21,7 +21,8 @@ enum CloudRoutes {
     static func addAccountRoutes(to router: Router<CloudRequestContext>, service: CloudService) {
         router.post("/v1/accounts") { request, context -> EditedResponse<AccountStatus> in
             let body = try await request.decode(as: CreateAccountRequest.self, context: context)
-            return EditedResponse(status: .created, response: try await service.createAccount(body))
+            return EditedResponse(status: .created, response: try await service.createAccount(body, operatorToken: bearer(request),
+                                                                                              client: context.clientAddress))
         }
         router.post("/v1/devices") { request, context -> EditedResponse<SignInResponse> in
             let body = try await request.decode(as: SignInRequest.self, context: context)
@@ -115,9 +116,10 @@ enum CloudRoutes {
         router.put("/v1/admin/accounts/:account/quota") { request, context -> HTTPResponse.Status in
             try admin(request, service)
             let body = try await request.decode(as: QuotaUpdate.self, context: context)
-            guard let account = context.parameters.get("account")?.removingPercentEncoding else {
+            guard let encoded = context.parameters.get("account")?.removingPercentEncoding else {
                 throw CloudServiceError(.badRequest, "the account name is not valid percent-encoded UTF-8")
             }
+            let account = try CloudNames.normalized(encoded, .account)
             try await service.ledger.setQuota(account: account, bytes: body.quotaBytes)
             return .noContent
         }
@@ -144,9 +146,13 @@ enum CloudRoutes {
         }
     }
 
+    /// The token of an `Authorization: Bearer …` header; the scheme's
+    /// name is case-insensitive (RFC 9110 §11.1).
     static func bearer(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return nil }
-        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
         return token.isEmpty || token.count > 256 ? nil : token
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServing
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -33,16 +34,22 @@ public final class CloudServer: Sendable {
 
     /// Starts serving on `host`:`port` (0 for a free port) and returns once it listens.
     ///
-    /// - Parameter gcInterval: seconds between garbage collections; nil
-    ///   runs them only on `POST /v1/admin/gc`.
+    /// - Parameters:
+    ///   - gcInterval: seconds between garbage collections; nil runs them
+    ///     only on `POST /v1/admin/gc`.
+    ///   - limits: the connection cap and idle timeout.
     public static func start(_ service: CloudService, host: String = "127.0.0.1", port: Int = 0,
-                             gcInterval: Double? = 300) async throws -> CloudServer {
+                             gcInterval: Double? = 300, limits: ConnectionLimits = ConnectionLimits()) async throws -> CloudServer {
         let router = Router(context: CloudRequestContext.self)
         router.add(middleware: ErrorBodyMiddleware())
         CloudRoutes.add(to: router, service: service)
         let server: ListeningServer
         do throws(ListeningServerError) {
-            server = try await ListeningServer.start(router, host: host, port: port, serverName: "sandbox-cloud", logger: service.logger)
+            let connections = ConnectionCount(maximum: limits.maximumConnections)
+            let http = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(connections)],
+                                                                    idleTimeout: limits.idleTimeout))
+            server = try await ListeningServer.start(router, host: host, port: port, serverName: "sandbox-cloud", server: http,
+                                                     logger: service.logger)
         } catch {
             throw CloudServiceError(.unavailable, "the server stopped before it listened on \(host):\(port): \(error.outcome)")
         }

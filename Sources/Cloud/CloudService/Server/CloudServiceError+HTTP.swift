@@ -9,6 +9,7 @@ extension CloudServiceError: HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if code == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"sandbox-cloud\"" }
+        if let retryAfter { headers[.retryAfter] = "\(retryAfter)" }
         let data = (try? JSONEncoder().encode(body)) ?? Data("{\"code\":\"internal\",\"message\":\"\"}".utf8)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -33,6 +34,7 @@ struct ErrorBodyMiddleware: RouterMiddleware {
             case 404, 405: .notFound
             case 409: .conflict
             case 413: .tooLarge
+            case 429: .tooManyRequests
             case 400..<500: .badRequest
             case 503: .unavailable
             default: .internal

@@ -1,6 +1,8 @@
 import CloudProtocol
 import Crypto
+import FileSystem
 import Foundation
+import SystemPackage
 import Logging
 
 /// The iCloud backup service: the ledger, the chunk store, the counters.
@@ -16,9 +18,17 @@ public struct CloudService: Sendable {
     /// A keyed hash of the operator's token (quota changes, garbage
     /// collection, `/metrics`); nil turns the operator endpoints off.
     let adminTokenHash: [UInt8]?
+    /// Who may create accounts.
+    public var accountCreation: AccountCreationPolicy
+    let creationRate = CreationRateLimit()
+    /// Seconds a temporary file in the chunk store must be old before a
+    /// sweep removes it (FileSystem's stale age unless a test shortens it).
+    public var temporaryGrace: Double = FileDescriptor.staleTemporaryAge
 
-    public init(ledger: Ledger, chunks: any ChunkStore, adminToken: String?, logger: Logger = Logger(label: "sandbox-cloud")) {
+    public init(ledger: Ledger, chunks: any ChunkStore, adminToken: String?, accountCreation: AccountCreationPolicy = .default,
+                logger: Logger = Logger(label: "sandbox-cloud")) {
         self.ledger = ledger
+        self.accountCreation = accountCreation
         self.chunks = chunks
         self.metrics = CloudMetrics()
         self.logger = logger
@@ -27,35 +37,50 @@ public struct CloudService: Sendable {
 
     /// Opens the engines `configuration` names and prepares the ledger.
     public static func open(_ configuration: CloudStorageConfiguration, defaultQuota: Int64 = CloudLimits.defaultQuotaBytes,
-                            sessionLifetime: Int64 = 3600, adminToken: String?,
+                            sessionLifetime: Int64 = 3600, adminToken: String?, accountCreation: AccountCreationPolicy = .default,
                             logger: Logger = Logger(label: "sandbox-cloud")) async throws(CloudStorageError) -> CloudService {
         let (chunks, database) = try await configuration.open()
         let ledger = Ledger(database: database, defaultQuota: defaultQuota, sessionLifetime: sessionLifetime)
         try await ledger.prepare()
-        return CloudService(ledger: ledger, chunks: chunks, adminToken: adminToken, logger: logger)
+        return CloudService(ledger: ledger, chunks: chunks, adminToken: adminToken, accountCreation: accountCreation, logger: logger)
     }
 
     /// Signs a device in and returns its new token (shown once).
     public func signIn(_ request: SignInRequest) async throws(CloudServiceError) -> SignInResponse {
         let authKey = try Self.authKey(request.authKey)
-        try Self.check(name: request.account, "account")
-        try Self.check(name: request.deviceName, "device name")
-        try Self.check(name: request.udid, "udid")
+        let account = try CloudNames.normalized(request.account, .account)
+        let deviceName = try CloudNames.normalized(request.deviceName, .deviceName)
+        let udid = try CloudNames.normalized(request.udid, .udid)
         let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        let device = try await ledger.signIn(account: request.account, authKey: authKey, deviceName: request.deviceName,
-                                             udid: request.udid, tokenHash: Self.tokenHash(token))
-        logger.info("device signed in", metadata: ["account": "\(request.account)", "device": "\(device.deviceID)"])
-        return SignInResponse(account: request.account, deviceID: device.deviceID, token: token)
+        let device = try await ledger.signIn(account: account, authKey: authKey, deviceName: deviceName,
+                                             udid: udid, tokenHash: Self.tokenHash(token))
+        logger.info("device signed in", metadata: ["account": "\(account)", "device": "\(device.deviceID)"])
+        return SignInResponse(account: account, deviceID: device.deviceID, token: token)
     }
 
-    /// Creates an account.
-    public func createAccount(_ request: CreateAccountRequest) async throws(CloudServiceError) -> AccountStatus {
+    /// Creates an account, as ``accountCreation`` allows: `operatorToken`
+    /// is the bearer token the request came with, `client` its address
+    /// (the rate limit's key).
+    public func createAccount(_ request: CreateAccountRequest, operatorToken: String? = nil,
+                              client: String = "") async throws(CloudServiceError) -> AccountStatus {
+        let isOperator = operatorToken.map(isAdmin(token:)) ?? false
+        switch accountCreation {
+        case .operatorOnly where !isOperator:
+            throw CloudServiceError(.unauthorized, "accounts are created by the operator on this service (its token as Authorization: Bearer …)")
+        case .open(let limit) where !isOperator:
+            if let wait = creationRate.admit(client: client, limit: limit) {
+                var refusal = CloudServiceError(.tooManyRequests, "too many accounts created; try again in \(wait) s")
+                refusal.retryAfter = wait
+                throw refusal
+            }
+        default: break
+        }
         let authKey = try Self.authKey(request.authKey)
-        try Self.check(name: request.account, "account")
-        _ = try await ledger.createAccount(name: request.account, authKey: authKey)
-        logger.info("account created", metadata: ["account": "\(request.account)"])
-        return AccountStatus(account: request.account, quotaBytes: ledger.defaultQuota, usedBytes: 0, chunkCount: 0, devices: [])
+        let account = try CloudNames.normalized(request.account, .account)
+        _ = try await ledger.createAccount(name: account, authKey: authKey)
+        logger.info("account created", metadata: ["account": "\(account)"])
+        return AccountStatus(account: account, quotaBytes: ledger.defaultQuota, usedBytes: 0, chunkCount: 0, devices: [])
     }
 
     /// The device a bearer token names.
@@ -89,7 +114,7 @@ public struct CloudService: Sendable {
         }
         let key = ChunkKey.make(account: caller.accountID, chunk: chunk.hex, generation: reservation.row)
         do { try await chunks.put(key, bytes) } catch { throw CloudServiceError(error) }
-        guard try await ledger.markStored(row: reservation.row) else {
+        guard try await ledger.markStored(row: reservation.row, size: size) else {
             try? await chunks.delete(key)
             throw CloudServiceError(.conflict, "the session expired while the chunk was sent; open a new session")
         }
@@ -129,7 +154,7 @@ public struct CloudService: Sendable {
             let (report, keys) = try await ledger.collectGarbage(accountID: account)
             for key in keys {
                 do { try await chunks.delete(key) } catch {
-                    // The ledger no longer counts it; a later sweep finds the orphan.
+                    // The ledger no longer counts it; the sweep below, or the next, removes the orphan.
                     logger.warning("could not delete a freed chunk", metadata: ["key": "\(key)", "error": "\(error)"])
                 }
             }
@@ -138,11 +163,35 @@ public struct CloudService: Sendable {
             total.snapshotsRetired += report.snapshotsRetired
             total.sessionsExpired += report.sessionsExpired
         }
+        try await sweep(into: &total)
         metrics.chunksCollected.increment(by: total.chunksFreed)
         if total.chunksFreed > 0 || total.sessionsExpired > 0 {
             logger.info("garbage collected", metadata: ["chunks": "\(total.chunksFreed)", "bytes": "\(total.bytesFreed)"])
         }
         return total
+    }
+
+    /// Removes what no ledger row accounts for: objects left by a
+    /// collection killed between its commit and its deletes, and the
+    /// temporary files of puts killed mid-write once older than
+    /// ``temporaryGrace`` (a younger one may be a put at work).
+    func sweep(into report: inout GarbageCollectionReport) async throws(CloudServiceError) {
+        let keys: [String]
+        do { keys = try await chunks.keys(withPrefix: "") } catch { throw CloudServiceError(error) }
+        for key in try await ledger.orphans(among: keys) {
+            do {
+                try await chunks.delete(key)
+                report.orphansRemoved += 1
+            } catch {
+                logger.warning("could not delete an orphaned chunk", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
+        }
+        do { report.temporariesRemoved = Int64(try await chunks.removeStaleTemporaries(olderThan: temporaryGrace)) } catch {
+            throw CloudServiceError(error)
+        }
+        if report.orphansRemoved > 0 || report.temporariesRemoved > 0 {
+            logger.notice("swept the chunk store", metadata: ["orphans": "\(report.orphansRemoved)", "temporaries": "\(report.temporariesRemoved)"])
+        }
     }
 
     /// The `/metrics` text.
@@ -159,11 +208,4 @@ public struct CloudService: Sendable {
         return [UInt8](data)
     }
 
-    /// Names are 1 to 128 characters (Unicode scalars, as JSON Schema's
-    /// `maxLength` counts them) without control characters.
-    static func check(name: String, _ what: String) throws(CloudServiceError) {
-        guard !name.isEmpty, name.unicodeScalars.count <= 128, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw CloudServiceError(.badRequest, "the \(what) must be 1 to 128 characters without control characters")
-        }
-    }
 }

@@ -4,7 +4,8 @@ import CloudProtocol
 /// fixes the HTTP status), a sentence, and the figures a device needs.
 public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable {
-        case badRequest, unauthorized, notFound, methodNotAllowed, conflict, quotaExceeded, tooLarge, missingChunks, unavailable, `internal`
+        case badRequest, unauthorized, notFound, methodNotAllowed, conflict, quotaExceeded, tooLarge, missingChunks, tooManyRequests, unavailable
+        case `internal`
 
         /// The HTTP status the code is answered with.
         public var status: Int {
@@ -15,6 +16,7 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
             case .methodNotAllowed: 405
             case .conflict, .missingChunks: 409
             case .tooLarge: 413
+            case .tooManyRequests: 429
             case .quotaExceeded: 507
             case .unavailable: 503
             case .internal: 500
@@ -28,6 +30,8 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
     public var quotaBytes: Int64?
     public var neededBytes: Int64?
     public var missing: [ChunkID]?
+    /// For `tooManyRequests`: seconds before a retry can succeed (the `Retry-After` header).
+    public var retryAfter: Int?
 
     public init(_ code: Code, _ message: String) {
         self.code = code

@@ -22,6 +22,28 @@ public protocol ChunkStore: Sendable {
     /// The keys that start with `prefix`, in no particular order (tests
     /// and orphan sweeps).
     func keys(withPrefix prefix: String) async throws(CloudStorageError) -> [String]
+    /// Removes the temporary files of puts that never finished (a killed
+    /// server) once they are older than `age` seconds, and returns how
+    /// many. A younger one may be a put still at work. Stores whose writes
+    /// leave nothing behind (an object store) remove nothing.
+    func removeStaleTemporaries(olderThan age: Double) async throws(CloudStorageError) -> Int
+}
+
+extension ChunkStore {
+    public func removeStaleTemporaries(olderThan age: Double) async throws(CloudStorageError) -> Int { 0 }
+}
+
+extension ChunkKey {
+    /// The parts of a key ``make(account:chunk:generation:)`` made; nil
+    /// for anything else.
+    public static func parse(_ key: String) -> (account: Int64, chunk: String, generation: Int64)? {
+        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let account = Int64(parts[0]), let dot = parts[2].lastIndex(of: ".") else { return nil }
+        let chunk = String(parts[2][..<dot])
+        guard let generation = Int64(parts[2][parts[2].index(after: dot)...]), chunk.count == 64,
+              parts[1] == chunk.prefix(2) else { return nil }
+        return (account, chunk, generation)
+    }
 }
 
 /// The object key of one stored generation of a chunk:

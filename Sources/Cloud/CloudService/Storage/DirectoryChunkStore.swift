@@ -68,6 +68,22 @@ public struct DirectoryChunkStore: ChunkStore {
         return keys
     }
 
+    public func removeStaleTemporaries(olderThan age: Double) async throws(CloudStorageError) -> Int {
+        var removed = 0
+        do {
+            for account in try FileSystemPaths.entries(atPath: root) {
+                for fan in try FileSystemPaths.entries(atPath: root + "/" + account) {
+                    let directory = try FileDescriptor.openDirectory(atPath: root + "/" + account + "/" + fan, followLinks: false)
+                    defer { directory.closeQuietly() }
+                    removed += try directory.removeStaleTemporaries(olderThan: age).count
+                }
+            }
+        } catch {
+            throw Self.storageError(error, "remove stale temporary files")
+        }
+        return removed
+    }
+
     /// The file of `key`; keys are the ledger's, but a malformed one is
     /// refused rather than resolved outside the root.
     private func path(of key: String) throws(CloudStorageError) -> String {

@@ -59,8 +59,26 @@ public protocol LedgerDatabase: Sendable {
     func transaction<Result: Sendable>(
         _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result
     ) async throws(CloudStorageError) -> Result
+    /// Runs `body`, which only reads, in one read transaction that sees a
+    /// consistent snapshot and never waits for a writer: token checks and
+    /// read-only routes do not queue behind uploads and commits. (SQLite:
+    /// reader connections beside the writer, in WAL mode; PostgreSQL: a
+    /// transaction that locks nothing, which MVCC never makes wait.)
+    func read<Result: Sendable>(
+        _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result
+    ) async throws(CloudStorageError) -> Result
     /// Closes connections (a pool's, a queue's).
     func close() async
+}
+
+extension LedgerDatabase {
+    /// An engine whose plain transactions take no lock until they write
+    /// reads in one of them.
+    public func read<Result: Sendable>(
+        _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result
+    ) async throws(CloudStorageError) -> Result {
+        try await transaction(body)
+    }
 }
 
 /// The few places where SQLite and PostgreSQL spell things differently.

@@ -6,6 +6,8 @@ import PostgresNIO
 ///
 /// - A `PostgresClient` (a connection pool) runs in a task of its own
 ///   from ``init(configuration:logger:)`` until ``close()``.
+/// - ``read(_:)`` is the same with `BEGIN ISOLATION LEVEL REPEATABLE READ
+///   READ ONLY`: one snapshot, no lock.
 /// - One ``transaction(_:)`` leases one connection and runs `BEGIN
 ///   ISOLATION LEVEL …` (``PostgresLedgerConfiguration/isolationLevel``,
 ///   `READ COMMITTED` unless set), the body's statements, then `COMMIT`; a
@@ -64,9 +66,24 @@ public final class PostgresLedgerDatabase: LedgerDatabase {
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result
     ) async throws(CloudStorageError) -> Result {
+        try await retrying(body, begin: "BEGIN ISOLATION LEVEL \(configuration.isolationLevel.rawValue)")
+    }
+
+    /// Reads in one snapshot (`REPEATABLE READ`), locking nothing: MVCC
+    /// never makes it wait for a writer.
+    public func read<Result: Sendable>(
+        _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result
+    ) async throws(CloudStorageError) -> Result {
+        try await retrying(body, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    }
+
+    /// Runs `body` after `begin`, again after a conflict while retries are left.
+    private func retrying<Result: Sendable>(
+        _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result, begin: String
+    ) async throws(CloudStorageError) -> Result {
         var retries = 0
         while true {
-            switch await attempt(body) {
+            switch await attempt(body, begin: begin) {
             case .committed(let result):
                 return result
             case .failed(let error):
@@ -97,14 +114,14 @@ public final class PostgresLedgerDatabase: LedgerDatabase {
 
     /// One run: lease a connection, `BEGIN`, the body, `COMMIT`.
     private func attempt<Result: Sendable>(
-        _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result
+        _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result, begin: String
     ) async -> Attempt<Result> {
         let lease = LeaseState()
         do {
             return try await failingWhenUnreachable(lease) {
                 try await self.client.withConnection { connection in
                     await lease.markLeased()
-                    return await self.run(body, on: connection)
+                    return await self.run(body, on: connection, begin: begin)
                 }
             }
         } catch {
@@ -114,7 +131,7 @@ public final class PostgresLedgerDatabase: LedgerDatabase {
 
     private func run<Result: Sendable>(
         _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result,
-        on connection: PostgresConnection
+        on connection: PostgresConnection, begin: String
     ) async -> Attempt<Result> {
         let transaction = PostgresLedgerTransaction(connection: connection, logger: logger, endpoint: configuration.endpoint)
         /// The outcome of a failure: when the server aborted the
@@ -125,7 +142,7 @@ public final class PostgresLedgerDatabase: LedgerDatabase {
             return .failed(error)
         }
         do {
-            try await transaction.control("BEGIN ISOLATION LEVEL \(configuration.isolationLevel.rawValue)")
+            try await transaction.control(begin)
         } catch {
             return .failed(error)
         }

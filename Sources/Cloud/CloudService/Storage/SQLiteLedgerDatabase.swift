@@ -3,22 +3,30 @@ import GRDB
 
 /// The embedded default's ledger engine: one SQLite file through GRDB.
 ///
-/// Every transaction is `BEGIN IMMEDIATE`, which takes SQLite's write lock
-/// at once: transactions exclude each other across every process that
+/// Every write transaction is `BEGIN IMMEDIATE`, which takes SQLite's write
+/// lock at once: transactions exclude each other across every process that
 /// opens the file (two server processes on one ledger behave as one), and
-/// within one process they take turns on the connection. A process that
-/// finds the lock taken waits up to ``busyTimeout`` seconds. The file is in
-/// WAL mode, so readers in other processes are not blocked meanwhile.
+/// within one process they take turns on the writer connection. A process
+/// that finds the lock taken waits up to ``busyTimeout`` seconds.
+///
+/// The file is in WAL mode, and reads (``read(_:)``: token checks, account
+/// status, snapshot lists) run on reader connections of their own, each a
+/// `BEGIN` … `COMMIT` over one snapshot of the file: they never wait for
+/// the writer, so one account's long commit does not hold another's
+/// `GET /v1/account`.
 public final class SQLiteLedgerDatabase: LedgerDatabase, @unchecked Sendable {
-    // @unchecked: `queue` is GRDB's own thread-safe queue, and `turn` an actor.
+    // @unchecked: the queues are GRDB's own thread-safe queues, and the turns actors.
     private let queue: DatabaseQueue
     private let turn = TransactionTurn()
+    private let readers: [DatabaseQueue]
+    private let readerTurn: TransactionTurn
     /// Seconds a transaction waits for another process's write lock.
     public let busyTimeout: Double
     public var dialect: LedgerDialect { .sqlite }
 
-    /// Opens (creating if needed) the ledger at `path`.
-    public init(path: String, busyTimeout: Double = 30) throws(CloudStorageError) {
+    /// Opens (creating if needed) the ledger at `path`, with `readers`
+    /// reader connections.
+    public init(path: String, busyTimeout: Double = 30, readers readerCount: Int = 4) throws(CloudStorageError) {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         // The transaction is opened and closed by explicit statements
@@ -27,37 +35,66 @@ public final class SQLiteLedgerDatabase: LedgerDatabase, @unchecked Sendable {
         configuration.allowsUnsafeTransactions = true
         configuration.journalMode = .wal
         self.busyTimeout = busyTimeout
+        // Readers open after the writer made the file WAL; `query_only`
+        // makes a write slipped onto one an error, not a second writer.
+        var readerConfiguration = configuration
+        readerConfiguration.journalMode = .default
+        readerConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
+            readers = try (0..<max(1, readerCount)).map { _ in try DatabaseQueue(path: path, configuration: readerConfiguration) }
         } catch {
             throw Self.storageError(error, "open the ledger \(path)")
         }
+        readerTurn = TransactionTurn(connections: readers.count)
     }
 
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result
     ) async throws(CloudStorageError) -> Result {
-        await turn.take()
-        let transaction = SQLiteLedgerTransaction(queue: queue)
+        let connection = await turn.take()
         do throws(CloudStorageError) {
-            try await transaction.run("BEGIN IMMEDIATE")
-            let result: Result
-            do throws(CloudStorageError) {
-                result = try await body(transaction)
-                try await transaction.run("COMMIT")
-            } catch {
-                transaction.rollBack()
-                throw error
-            }
-            await turn.pass()
+            let result = try await Self.run(body, on: SQLiteLedgerTransaction(queue: queue), begin: "BEGIN IMMEDIATE")
+            await turn.pass(connection)
             return result
         } catch {
-            await turn.pass()
+            await turn.pass(connection)
+            throw error
+        }
+    }
+
+    public func read<Result: Sendable>(
+        _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result
+    ) async throws(CloudStorageError) -> Result {
+        let connection = await readerTurn.take()
+        do throws(CloudStorageError) {
+            let result = try await Self.run(body, on: SQLiteLedgerTransaction(queue: readers[connection]), begin: "BEGIN DEFERRED")
+            await readerTurn.pass(connection)
+            return result
+        } catch {
+            await readerTurn.pass(connection)
+            throw error
+        }
+    }
+
+    /// `begin`, the body, `COMMIT`; a body that throws is rolled back.
+    private static func run<Result: Sendable>(
+        _ body: @Sendable (any LedgerTransaction) async throws(CloudStorageError) -> Result,
+        on transaction: SQLiteLedgerTransaction, begin: String
+    ) async throws(CloudStorageError) -> Result {
+        try await transaction.run(begin)
+        do throws(CloudStorageError) {
+            let result = try await body(transaction)
+            try await transaction.run("COMMIT")
+            return result
+        } catch {
+            transaction.rollBack()
             throw error
         }
     }
 
     public func close() async {
+        for reader in readers { try? reader.close() }
         try? queue.close()
     }
 

