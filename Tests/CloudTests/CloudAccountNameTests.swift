@@ -86,14 +86,15 @@ import Testing
     }
 
     @Test func committedAndExpiredSessionsStayConflictsAfterGarbageCollection() async throws {
-        let cloud = try await CloudFixture("cloud-closed-sessions", sessionLifetime: 1)
+        // Long enough that a loaded machine still commits in time; the sleep outlives it.
+        let cloud = try await CloudFixture("cloud-closed-sessions", sessionLifetime: 6)
         let client = RawCloudClient(baseURL: cloud.url)
         let device = try await RawCloudDevice.create(client, account: "closer", udid: "cl-1")
         let committed = try await device.openSession(client)
         let manifest = try await device.putChunk(client, session: committed, bytes: [UInt8](repeating: 2, count: 100))
         _ = try await device.commit(client, session: committed, manifest: manifest, bytes: 100)
         let expired = try await device.openSession(client)
-        try await Task.sleep(nanoseconds: 2_200_000_000)
+        try await Task.sleep(nanoseconds: 7_000_000_000)
         _ = try client.expect(200, GarbageCollectionReport.self, try await client.send("POST", "/v1/admin/gc", token: CloudFixture.adminToken))
         for session in [committed, expired] {
             let known = try await client.send("POST", "/v1/sessions/\(session)/known", token: device.token,
