@@ -99,4 +99,24 @@ import Testing
         #expect(sent < 32 << 20, "sent \(sent) bytes before the server stopped reading")
         await cloud.stop()
     }
+
+    /// The server answers 413 before it reads the body, but a client that
+    /// sends its whole body first (AsyncHTTPClient does) must still read the
+    /// answer: the server drains and closes its output first, where closing
+    /// at once with the body unread sent a reset that lost the 413 ("I/O on
+    /// closed channel").
+    @Test func aClientThatSendsItsWholeOversizedBodyStillReadsThe413() async throws {
+        let cloud = try await CloudFixture("cloud-413-lingering")
+        let client = RawCloudClient(baseURL: cloud.url)
+        let device = try await RawCloudDevice.create(client, account: "big", udid: "big-1")
+        let session = try await device.openSession(client)
+        let body = [UInt8](repeating: 0, count: CloudLimits.maximumChunkBytes + 1)
+        for attempt in 0..<8 {
+            let chunk = ChunkID(digest: [UInt8](repeating: UInt8(attempt), count: 32))
+            let answer = try await client.send("PUT", "/v1/sessions/\(session)/chunks/\(chunk.hex)", authorization: "Bearer \(device.token)",
+                                               body: body, contentType: "application/octet-stream")
+            #expect(answer.status == 413, "attempt \(attempt)")
+        }
+        await cloud.stop()
+    }
 }

@@ -70,9 +70,12 @@ import Testing
                      + "median %.1f ms, max %.1f ms over %d requests",
                      Self.median(baseline) * 1000, hogSeconds, Self.median(loaded) * 1000, (loaded.max() ?? 0) * 1000, loaded.count))
         try await poller.shutdown()
-        // The median: one look in 30 still waited seconds on a loaded
-        // machine (not yet explained: see the branch's report).
-        #expect(Self.median(loaded) < 0.5, "GET /v1/account waited \(Self.median(loaded)) s behind another account's requests")
+        // Before the large bodies were decoded and encoded off the
+        // cooperative pool, the worst look waited 2.7 s on a quiet machine
+        // (9 s loaded); after, 42-49 ms quiet. The bound leaves room for a
+        // loaded CI machine, and still fails at the old behaviour.
+        #expect(Self.median(loaded) < 0.5, "GET /v1/account waited \(Self.median(loaded)) s (median) behind another account's requests")
+        #expect((loaded.max() ?? 0) < 2, "GET /v1/account waited \(loaded.max() ?? 0) s (worst) behind another account's requests")
         await cloud.stop()
     }
 

@@ -29,8 +29,9 @@ struct CloudServeCommand: AsyncParsableCommand, JSONOrTextOutput {
             Connections: at most --max-connections at once (more are closed at once), and a \
             connection that sends nothing for --idle-timeout seconds (a request's head or body \
             left half-sent, or no request) is closed. A body larger than the route takes is refused \
-            with 413 from its Content-Length, before it is read, or as soon as a chunked body passes \
-            the limit.
+            with 413 and the connection closed: from its Content-Length before it is read (more than \
+            4 MiB over), after a smaller overrun is read and dropped, or as soon as a chunked body \
+            passes the limit.
 
             Examples:
               sandbox cloud serve

@@ -15,6 +15,9 @@ public struct CloudRequestContext: RequestContext {
 
     public var maxUploadSize: Int { Self.maximumJSONBody }
 
+    /// Decodes a large body off the cooperative pool (see ``CloudJSONDecoder``).
+    public var requestDecoder: CloudJSONDecoder { CloudJSONDecoder() }
+
     /// The largest body a JSON route reads.
     static let maximumJSONBody = 16 << 20
 }

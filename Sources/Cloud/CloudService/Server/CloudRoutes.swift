@@ -55,13 +55,14 @@ enum CloudRoutes {
             let session = try await service.ledger.openSession(device)
             return EditedResponse(status: .created, response: SessionOpened(sessionID: session, expiresInSeconds: service.ledger.sessionLifetime))
         }
-        router.post("/v1/sessions/:session/known") { request, context -> KnownChunksResponse in
+        router.post("/v1/sessions/:session/known") { request, context -> LargeJSONResponse<KnownChunksResponse> in
             let device = try await caller(request, service)
             let body = try await request.decode(as: KnownChunksRequest.self, context: context)
             guard body.chunks.count <= CloudLimits.maximumChunksPerRequest else {
                 throw CloudServiceError(.tooLarge, "ask about at most \(CloudLimits.maximumChunksPerRequest) chunks at once")
             }
-            return KnownChunksResponse(missing: try await service.ledger.known(body.chunks, session: try id(context, "session"), caller: device))
+            let missing = try await service.ledger.known(body.chunks, session: try id(context, "session"), caller: device)
+            return try await LargeJSONResponse(KnownChunksResponse(missing: missing))
         }
         router.put("/v1/sessions/:session/chunks/:chunk") { request, context -> EditedResponse<ChunkStored> in
             let device = try await caller(request, service)

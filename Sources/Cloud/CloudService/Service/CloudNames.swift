@@ -4,7 +4,7 @@ import Foundation
 /// put in one form before the ledger sees them.
 ///
 /// - NFC: "é" and "e\u{301}" are one name, so they are one account.
-/// - 1 to 128 Unicode scalars (as JSON Schema's `maxLength` counts them).
+/// - 1 to 128 Unicode scalars as sent (as JSON Schema's `maxLength` counts them).
 /// - No control characters (C0, DEL, C1), line or paragraph separators, or
 ///   bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F,
 ///   U+061C): they would forge what a log or a terminal shows.
@@ -20,11 +20,13 @@ enum CloudNames {
 
     /// The NFC form of `name`, or a `badRequest` that says what is wrong and where.
     static func normalized(_ name: String, _ kind: Kind) throws(CloudServiceError) -> String {
-        let form = name.precomposedStringWithCanonicalMapping
-        let count = form.unicodeScalars.count
+        // The bound counts the name as sent, as the document's maxLength
+        // does: a few scalars (U+0958 and its kin) grow under NFC.
+        let count = name.unicodeScalars.count
         guard count >= 1, count <= 128 else {
             throw CloudServiceError(.badRequest, "the \(kind.rawValue) must be 1 to 128 characters, not \(count)")
         }
+        let form = name.precomposedStringWithCanonicalMapping
         for (offset, scalar) in form.unicodeScalars.enumerated() where refused(scalar) {
             throw CloudServiceError(.badRequest, "the \(kind.rawValue) has a control character U+\(hex(scalar)) at position \(offset)")
         }
