@@ -31,6 +31,20 @@ public enum TerminalText {
         return escaped
     }
 
+    /// `text`, a whole output of lines, with every control and bidi mark
+    /// made visible but its newlines and tabs, which lay the output out.
+    /// The last guard of a text output: a name printed without
+    /// ``escape(_:)`` can still forge a line, but not set the terminal's
+    /// title, clear its screen or reorder what follows.
+    public static func escapeLines(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in
+                line.split(separator: "\t", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "\t")
+            }
+            .joined(separator: "\n")
+    }
+
     /// Whether a terminal would act on `scalar` rather than show it: C0,
     /// DEL, C1, the bidi embeddings, overrides and isolates, the
     /// left-to-right, right-to-left and Arabic letter marks, and the line

@@ -23,11 +23,11 @@ struct DefaultsFindCommand: ParsableCommand {
             }
             if options.json { return try DefaultsPrinter.print(.dictionary(found), json: true) }
             if found.isEmpty {
-                return try FileOutput.writeToStandardOutput(Data("Found no keys matching '\(word)'.\n".utf8))
+                return try CommandRunner.print("Found no keys matching '\(word)'.\n")
             }
             for (name, matches) in found {
                 let count = matches.dictionaryValue?.count ?? 0
-                try FileOutput.writeToStandardOutput(Data("Found \(count) keys in domain '\(name)': ".utf8))
+                try CommandRunner.print("Found \(count) keys in domain '\(name)': ")
                 try DefaultsPrinter.print(matches, json: false)
             }
         }

@@ -14,6 +14,7 @@ enum DefaultsPrinter {
     /// Prints `value` as text, or as JSON (``JSONOutput``) with `json`.
     static func print(_ value: PropertyListValue, json: Bool) throws {
         if json { return try JSONOutput.print(value) }
-        try FileOutput.writeToStandardOutput(Data(try text(value).utf8))
+        // The app wrote these values: a string can hold escape sequences.
+        try CommandRunner.print(try text(value))
     }
 }

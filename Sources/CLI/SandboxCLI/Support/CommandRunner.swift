@@ -37,8 +37,10 @@ enum CommandRunner {
         }
     }
 
-    /// Writes `text` to standard output.
+    /// Writes `text` to standard output, its controls and bidi marks made
+    /// visible (``TerminalText/escapeLines(_:)``): text outputs show names an
+    /// app or a backup chose.
     static func print(_ text: String) throws {
-        try FileOutput.writeToStandardOutput(Data(text.utf8))
+        try FileOutput.writeToStandardOutput(Data(TerminalText.escapeLines(text).utf8))
     }
 }

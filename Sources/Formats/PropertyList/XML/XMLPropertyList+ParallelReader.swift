@@ -34,12 +34,13 @@ extension XMLPlistParser {
     /// non-empty `<dict>` inside `<plist>` or no cut is found; throws when
     /// either half fails or the cut was not between root entries.
     static func parseInHalves(_ text: UnsafeRawBufferPointer, limits: PropertyListLimits) throws -> PropertyListValue? {
-        guard var (front, whole, back) = try readInHalves(text, limits: limits, { parser, rootStart, cut in
+        guard let halves = try readInHalves(text, limits: limits, { parser, rootStart, cut in
             var parts = XMLDictionaryParts()
             let stoppedAtCut = try parser.parseEntries(into: &parts, openedAt: rootStart, depth: 0, cut: cut)
             return (parts, stoppedAtCut)
         }) else { return nil }
-        whole.append(contentsOf: back)
+        var (front, whole) = (halves.0, halves.1)
+        whole.append(contentsOf: halves.2)
         return front.finishDictionary(&whole)
     }
 

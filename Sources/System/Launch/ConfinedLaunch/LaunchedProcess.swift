@@ -60,7 +60,7 @@ public final class LaunchedProcess: @unchecked Sendable {
         let raw: Int32?
         do {
             raw = try ProcessControl.wait(pid, block: block)
-        } catch let failure as SystemFailure {
+        } catch let failure {
             // Another thread collected it first.
             if let status = exitStatus { return status }
             throw LaunchError(.waitFailed, failure, path: String(pid), "wait for the process")

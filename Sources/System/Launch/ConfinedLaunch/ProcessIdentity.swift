@@ -52,9 +52,9 @@ public struct ProcessIdentity: Codable, Sendable, Hashable {
         do {
             try ProcessControl.sendSignal(signal.rawValue, to: pid)
             return true
-        } catch let failure as SystemFailure where failure.errno == ProcessControl.noSuchProcess {
+        } catch let failure where failure.errno == ProcessControl.noSuchProcess {
             return false
-        } catch let failure as SystemFailure {
+        } catch let failure {
             throw LaunchError(.signalFailed, failure, path: String(pid), "signal the process")
         }
     }
