@@ -1,5 +1,5 @@
 /*
- * The atomic-replace sequences behind docs/PERFORMANCE.md's "Container" section,
+ * The atomic-replace sequences behind docs/PERFORMANCE.md's "File system" section,
  * timed in C so no library overhead hides the system calls' own cost.
  *
  *   gcc -O2 -o /tmp/atomic_sequences Benchmarks/Scripts/atomic_sequences.c
