@@ -137,8 +137,6 @@ public struct BackupWriter: Sendable {
                              seconds: Date().timeIntervalSince(started), skippedFiles: scan.skipped + plan.skipped)
     }
 
-    /// The directory `name` of `parent`, or nil when there is none; a link
-    /// there is refused, never followed.
     /// Finishes what an interrupted backup left, and backs nothing up: a
     /// sealed incremental commit is rolled forward, an unsealed one
     /// discarded, a half-swapped full backup put back. ``backUp(_:progress:)``
@@ -165,6 +163,8 @@ public struct BackupWriter: Sendable {
         return liveDirectory
     }
 
+    /// The directory `name` of `parent`, or nil when there is none; a link
+    /// there is refused, never followed.
     private func openIfPresent(_ name: String, in parent: DirectoryHandle) throws -> DirectoryHandle? {
         try backupIO(parent.path + "/" + name) { () throws(FileSystemError) -> DirectoryHandle? in
             guard try parent.descriptor.statusIfPresent(of: name) != nil else { return nil }
