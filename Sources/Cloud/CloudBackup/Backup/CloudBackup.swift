@@ -46,21 +46,26 @@ public enum CloudBackup {
         let appsOff = try await client.appsOff(device: account.deviceID)
 
         progress?(CloudProgress(phase: .staging, done: 0, total: 1))
-        let staging = CloudAccount.directory(of: device) + "/Staging"
-        let stagedApps: [String]
-        do {
-            try FileSystemPaths.makeDirectories(atPath: staging, permissions: 0o700)
-            _ = try device.backUp(to: URL(fileURLWithPath: staging), keychainPassword: keys.keychainPassword, excludingApps: Set(appsOff))
-            stagedApps = try device.installedApps().map(\.bundleID).filter { !appsOff.contains($0) }.sorted()
-        } catch let error as CloudBackupError {
-            throw error
-        } catch {
-            throw CloudBackupError(.io, "cannot stage the backup: \(error)")
+        // Staging and chunking read and write the whole device: on
+        // BlockingIO's threads, never on the cooperative pool.
+        let (stagedApps, files, previous) = try await BlockingIO.run {
+            () throws(CloudBackupError) -> ([String], [ChunkedFile], LastSnapshot?) in
+            let staging = CloudAccount.directory(of: device) + "/Staging"
+            let stagedApps: [String]
+            do {
+                try FileSystemPaths.makeDirectories(atPath: staging, permissions: 0o700)
+                _ = try device.backUp(to: URL(fileURLWithPath: staging), keychainPassword: keys.keychainPassword, excludingApps: Set(appsOff))
+                stagedApps = try device.installedApps().map(\.bundleID).filter { !appsOff.contains($0) }.sorted()
+            } catch let error as CloudBackupError {
+                throw error
+            } catch {
+                throw CloudBackupError(.io, "cannot stage the backup: \(error)")
+            }
+            let root = staging + "/" + device.identity.udid
+            let previous = LastSnapshot.load(device: device)
+            let files = try chunkFiles(root: root, previous: previous, cipher: cipher, progress: progress)
+            return (stagedApps, files, previous)
         }
-        let root = staging + "/" + device.identity.udid
-
-        let previous = LastSnapshot.load(device: device)
-        let files = try chunkFiles(root: root, previous: previous, cipher: cipher, progress: progress)
         var manifest = SnapshotManifest(udid: device.identity.udid, deviceName: device.identity.name, created: Int64(started.timeIntervalSince1970),
                                         apps: stagedApps, files: files.map(\.entry))
         manifest.files.sort { $0.path < $1.path }
@@ -75,7 +80,8 @@ public enum CloudBackup {
             report.usedBytes = status.usedBytes
             report.quotaBytes = status.quotaBytes
             report.seconds = Date().timeIntervalSince(started)
-            LastSnapshot(manifest: manifest).save(device: device)
+            let finished = LastSnapshot(manifest: manifest)
+            await BlockingIO.run { finished.save(device: device) }
             return report
         } catch {
             // The previous snapshot stays current; what was sent stays
@@ -141,8 +147,10 @@ public enum CloudBackup {
                     guard let source = sources[id] else { return }
                     let file = files[source.file]
                     group.addTask {
-                        let plaintext = try file.piece(source.index)
-                        let sealed = try cipher.seal(plaintext, id: id)
+                        // The read (a pread) and the sealing off the pool.
+                        let sealed = try await BlockingIO.run { () throws(CloudBackupError) in
+                            try cipher.seal(try file.piece(source.index), id: id)
+                        }
                         return try await client.upload(sealed, id: id, session: session)
                     }
                 }

@@ -52,12 +52,15 @@ public enum CloudRestore {
         let parent = exportTo ?? CloudAccount.directory(of: device) + "/Restore"
         let root = parent + "/" + manifest.udid
         guard SafePath.isName(manifest.udid) else { throw CloudBackupError(.damagedChunk, "the manifest names an unsafe device directory") }
-        do {
-            try FileSystemPaths.makeDirectories(atPath: parent, permissions: 0o700)
-            try FileSystemPaths.removeTree(atPath: root)
-            try FileSystemPaths.makeDirectories(atPath: root, permissions: 0o700)
-        } catch {
-            throw CloudBackupError(.io, "cannot prepare \(root): \(error.reason)")
+        // File-system work runs on BlockingIO's threads, never on the cooperative pool.
+        try await BlockingIO.run { () throws(CloudBackupError) in
+            do throws(FileSystemError) {
+                try FileSystemPaths.makeDirectories(atPath: parent, permissions: 0o700)
+                try FileSystemPaths.removeTree(atPath: root)
+                try FileSystemPaths.makeDirectories(atPath: root, permissions: 0o700)
+            } catch {
+                throw CloudBackupError(.io, "cannot prepare \(root): \(error.reason)")
+            }
         }
         let bytes = try await download(manifest.files, into: root, client: client, cipher: cipher, concurrency: concurrency, progress: progress)
         var report = CloudRestoreReport(snapshot: summary, sourceUDID: manifest.udid, sourceName: manifest.deviceName, files: manifest.files.count,
@@ -65,15 +68,17 @@ public enum CloudRestore {
                                         seconds: 0)
         if restoreDevice {
             progress?(CloudProgress(phase: .restoring, done: 0, total: 1))
-            do {
-                let restored = try device.restore(from: try BackupReader(directory: URL(fileURLWithPath: root)),
-                                                  keychainPassword: keys.keychainPassword)
-                report.appsNotInstalled = restored.appsNotInstalled.sorted()
-                report.appsRestored = manifest.apps.filter { !restored.appsNotInstalled.contains($0) }
-                report.keychain = "\(restored.keychain)"
-            } catch {
-                throw CloudBackupError(.io, "cannot restore the device from the snapshot: \(error)")
+            let restored = try await BlockingIO.run { () throws(CloudBackupError) in
+                do {
+                    return try device.restore(from: try BackupReader(directory: URL(fileURLWithPath: root)),
+                                              keychainPassword: keys.keychainPassword)
+                } catch {
+                    throw CloudBackupError(.io, "cannot restore the device from the snapshot: \(error)")
+                }
             }
+            report.appsNotInstalled = restored.appsNotInstalled.sorted()
+            report.appsRestored = manifest.apps.filter { !restored.appsNotInstalled.contains($0) }
+            report.keychain = "\(restored.keychain)"
         }
         report.seconds = Date().timeIntervalSince(started)
         return report
@@ -110,11 +115,14 @@ public enum CloudRestore {
                             throw CloudBackupError(.damagedChunk, "\(file.path): \(contents.count) bytes, the manifest says \(file.size)")
                         }
                         let path = root + "/" + file.path
-                        do throws(FileSystemError) {
-                            try FileSystemPaths.makeDirectories(atPath: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), permissions: 0o700)
-                            try FileSystemPaths.writeAtomically(contents, toPath: path, options: AtomicWriteOptions(durability: .none, permissions: 0o600))
-                        } catch {
-                            throw CloudBackupError(.io, "cannot write \(path): \(error.reason)")
+                        let written = contents
+                        try await BlockingIO.run { () throws(CloudBackupError) in
+                            do throws(FileSystemError) {
+                                try FileSystemPaths.makeDirectories(atPath: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), permissions: 0o700)
+                                try FileSystemPaths.writeAtomically(written, toPath: path, options: AtomicWriteOptions(durability: .none, permissions: 0o600))
+                            } catch {
+                                throw CloudBackupError(.io, "cannot write \(path): \(error.reason)")
+                            }
                         }
                         return file.size
                     }

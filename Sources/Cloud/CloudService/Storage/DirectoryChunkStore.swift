@@ -20,37 +20,58 @@ public struct DirectoryChunkStore: ChunkStore {
         }
     }
 
+    // Every operation blocks (the put's two fsyncs above all), so each runs
+    // on BlockingIO's threads, never on the cooperative pool that every
+    // request's continuations need.
+
     public func put(_ key: String, _ bytes: [UInt8]) async throws(CloudStorageError) {
         let path = try self.path(of: key)
         let options = AtomicWriteOptions(durability: .full, permissions: 0o600)
-        do {
-            do {
-                try FileSystemPaths.writeAtomically(bytes, toPath: path, options: options)
-            } catch where error.isNotFound {
-                // The first chunk of its fan-out directory: create it, once,
-                // rather than before every put.
-                try FileSystemPaths.makeDirectories(atPath: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), permissions: 0o700)
-                try FileSystemPaths.writeAtomically(bytes, toPath: path, options: options)
+        try await BlockingIO.run { () throws(CloudStorageError) in
+            do throws(FileSystemError) {
+                do throws(FileSystemError) {
+                    try FileSystemPaths.writeAtomically(bytes, toPath: path, options: options)
+                } catch where error.isNotFound {
+                    // The first chunk of its fan-out directory: create it, once,
+                    // rather than before every put.
+                    try FileSystemPaths.makeDirectories(atPath: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), permissions: 0o700)
+                    try FileSystemPaths.writeAtomically(bytes, toPath: path, options: options)
+                }
+            } catch {
+                throw Self.storageError(error, "put \(key)")
             }
-        } catch {
-            throw Self.storageError(error, "put \(key)")
         }
     }
 
     public func get(_ key: String) async throws(CloudStorageError) -> [UInt8] {
         let path = try self.path(of: key)
-        let data: Data?
-        do { data = try FileSystemPaths.readFile(atPath: path) } catch { throw Self.storageError(error, "get \(key)") }
+        let data = try await BlockingIO.run { () throws(CloudStorageError) -> Data? in
+            do throws(FileSystemError) { return try FileSystemPaths.readFile(atPath: path) } catch {
+                throw Self.storageError(error, "get \(key)")
+            }
+        }
         guard let data else { throw CloudStorageError(.notFound, "get \(key)", "no such chunk") }
         return [UInt8](data)
     }
 
     public func delete(_ key: String) async throws(CloudStorageError) {
         let path = try self.path(of: key)
-        do { try FileSystemPaths.removeFile(atPath: path) } catch { throw Self.storageError(error, "delete \(key)") }
+        try await BlockingIO.run { () throws(CloudStorageError) in
+            do throws(FileSystemError) { try FileSystemPaths.removeFile(atPath: path) } catch {
+                throw Self.storageError(error, "delete \(key)")
+            }
+        }
     }
 
     public func keys(withPrefix prefix: String) async throws(CloudStorageError) -> [String] {
+        try await BlockingIO.run { () throws(CloudStorageError) in try listKeys(withPrefix: prefix) }
+    }
+
+    public func removeStaleTemporaries(olderThan age: Double) async throws(CloudStorageError) -> Int {
+        try await BlockingIO.run { () throws(CloudStorageError) in try removeTemporaries(olderThan: age) }
+    }
+
+    private func listKeys(withPrefix prefix: String) throws(CloudStorageError) -> [String] {
         var keys: [String] = []
         do {
             for account in try FileSystemPaths.entries(atPath: root) {
@@ -68,7 +89,7 @@ public struct DirectoryChunkStore: ChunkStore {
         return keys
     }
 
-    public func removeStaleTemporaries(olderThan age: Double) async throws(CloudStorageError) -> Int {
+    private func removeTemporaries(olderThan age: Double) throws(CloudStorageError) -> Int {
         var removed = 0
         do {
             for account in try FileSystemPaths.entries(atPath: root) {
