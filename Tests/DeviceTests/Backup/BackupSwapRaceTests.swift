@@ -175,7 +175,8 @@ import Testing
         let before = try FileManager.default.contentsOfDirectory(atPath: outside).sorted()
         let racer = try Self.startRacer(pairs, linkTarget: outside, in: scene)
         defer { try? Data().write(to: racer.stopFile) }
-        var restored = 0, failed = 0, escapes = 0
+        var restored = 0, failed = 0, escapes = 0, untyped = 0
+        var firstFailure: String?
         let runs = 200
         for _ in 0..<runs {
             do {
@@ -185,15 +186,23 @@ import Testing
                 // The racer may win a step (a name gone between a listing and a
                 // removal); the restore then fails, and still wrote nothing outside.
                 failed += 1
+                if !(error is MobileBackupError) { untyped += 1 }
+                if firstFailure == nil { firstFailure = "\(error)" }
             }
             if try FileManager.default.contentsOfDirectory(atPath: outside).sorted() != before { escapes += 1 }
         }
         let swaps = try Self.stopRacer(racer)
-        print("restore race: \(runs) restores (\(restored) completed, \(failed) failed under the race), \(swaps) swaps, \(escapes) escapes")
+        print("restore race: \(runs) restores (\(restored) completed, \(failed) failed under the race), \(swaps) swaps, \(escapes) escapes"
+              + (firstFailure.map { "; first failure: \($0)" } ?? ""))
         #expect(escapes == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside).sorted() == before)
         #expect(try Data(contentsOf: scene.outside.appendingPathComponent("secret.txt")) == scene.secret)
-        #expect(restored > 0)
+        // A restore that finds its folders swapped for links refuses them
+        // with a typed error. How many complete depends on how fast the
+        // racer swaps against the restore's reopening of each folder: on a
+        // quiet machine the racer wins every time (0 of 200 completed, with
+        // 110,000 swaps), so completion is checked after the racer stops.
+        #expect(untyped == 0, "\(untyped) restores failed with an untyped error")
         // With the racer gone, a restore brings the layout back as directories.
         _ = try restorer.restoreApp(bundleID: Self.bundleID, into: root)
         for directory in BackupRestorer.appLayout {

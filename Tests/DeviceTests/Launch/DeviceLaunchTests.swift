@@ -41,8 +41,8 @@ import Testing
         let run = try fixture.device.launch(app.bundleID, arguments: ["first"], wait: true, options: quiet)
         #expect(run.exitStatus == .exited(7))
         #expect(run.confined == Landlock.isAvailable)
-        #expect(!fixture.device.isRunning(app.bundleID))
-        #expect(fixture.device.runRecord(app.bundleID) == nil)
+        #expect(try !fixture.device.isRunning(app.bundleID))
+        #expect(try fixture.device.runRecord(app.bundleID) == nil)
         let home = app.dataContainerURL.standardizedFileURL.path
         let lines = try String(contentsOf: app.dataContainerURL.appendingPathComponent("Documents/env.txt"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
@@ -63,9 +63,9 @@ import Testing
         let run = try fixture.device.launch(app.bundleID, options: quiet)
         try waitUntilReady(app)
         #expect(run.exitStatus == nil)
-        #expect(fixture.device.isRunning(app.bundleID))
-        #expect(fixture.device.runRecord(app.bundleID)?.pid == run.pid)
-        #expect(fixture.device.runRecord(app.bundleID)?.kind == "process")
+        #expect(try fixture.device.isRunning(app.bundleID))
+        #expect(try fixture.device.runRecord(app.bundleID)?.pid == run.pid)
+        #expect(try fixture.device.runRecord(app.bundleID)?.kind == "process")
         _ = try fixture.device.purge()
         #expect(FileManager.default.fileExists(atPath: cache.path), "purge emptied a running app's Caches")
         let error = #expect(throws: DeviceError.self) { try fixture.device.launch(app.bundleID, options: quiet) }
@@ -74,7 +74,7 @@ import Testing
         #expect(try fixture.device.terminate(app.bundleID) == .terminated)
         #expect(try run.process.wait() == .exited(0))
         #expect(FileManager.default.fileExists(atPath: app.dataContainerURL.appendingPathComponent("Documents/terminated").path))
-        #expect(!fixture.device.isRunning(app.bundleID))
+        #expect(try !fixture.device.isRunning(app.bundleID))
         #expect(try fixture.device.terminate(app.bundleID) == .notRunning)
         _ = try fixture.device.purge()
         #expect(!FileManager.default.fileExists(atPath: cache.path))
@@ -88,7 +88,7 @@ import Testing
         try waitUntilReady(app)
         #expect(try fixture.device.terminate(app.bundleID, timeout: 0.3) == .killed)
         #expect(try run.process.wait() == .signaled(9))
-        #expect(!fixture.device.isRunning(app.bundleID))
+        #expect(try !fixture.device.isRunning(app.bundleID))
     }
 
     @Test("a bundle modified after install is refused")
@@ -98,7 +98,7 @@ import Testing
         try Data("#!/bin/sh\necho tampered\n".utf8).write(to: app.bundleContainer.appendingPathComponent("Notes"))
         let error = #expect(throws: DeviceError.self) { try fixture.device.launch(app.bundleID, options: quiet) }
         #expect(error?.code == .sealMismatch)
-        #expect(!fixture.device.isRunning(app.bundleID))
+        #expect(try !fixture.device.isRunning(app.bundleID))
     }
 
     @Test("an app that is not installed is not launched")

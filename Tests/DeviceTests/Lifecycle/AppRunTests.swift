@@ -71,7 +71,7 @@ import Testing
         try run.suspend()
         try run.terminate()
         #expect(delegate.calls == ["didFinishLaunching", "didEnterBackground"])
-        #expect(!fixture.device.isRunning("com.example.notes"))
+        #expect(try !fixture.device.isRunning("com.example.notes"))
     }
 
     @Test func preferencesAreOnDiskAfterEnteringTheBackground() throws {
@@ -94,12 +94,12 @@ import Testing
         let fixture = try DeviceFixture()
         _ = try fixture.install()
         let run = try fixture.device.run("com.example.notes", delegate: EmptyDelegate())
-        #expect(!fixture.device.isRunning("com.example.notes"))
+        #expect(try !fixture.device.isRunning("com.example.notes"))
         try run.launch()
-        #expect(fixture.device.isRunning("com.example.notes"))
-        #expect(fixture.device.runRecord("com.example.notes")?.pid == ProcessInfo.processInfo.processIdentifier)
+        #expect(try fixture.device.isRunning("com.example.notes"))
+        #expect(try fixture.device.runRecord("com.example.notes")?.pid == ProcessInfo.processInfo.processIdentifier)
         try run.activate()
-        #expect(fixture.device.runRecord("com.example.notes")?.state == .active)
+        #expect(try fixture.device.runRecord("com.example.notes")?.state == .active)
         // A second run of the same app is refused while the first lives.
         let second = try fixture.device.run("com.example.notes", delegate: EmptyDelegate())
         #expect(throws: DeviceError.self) { try second.launch() }
@@ -110,8 +110,31 @@ import Testing
         #expect(update.code == .appRunning)
         try run.resignActive()
         try run.terminate()
-        #expect(!fixture.device.isRunning("com.example.notes"))
-        #expect(fixture.device.runRecord("com.example.notes") == nil)
+        #expect(try !fixture.device.isRunning("com.example.notes"))
+        #expect(try fixture.device.runRecord("com.example.notes") == nil)
+    }
+
+    /// A run record that exists but cannot be read is not "not running":
+    /// purge, update and boot's cleanup must not act on an app that may be
+    /// running, so each says which record it could not read.
+    @Test func anUnreadableRunRecordStopsPurgeWithItsPath() throws {
+        let fixture = try DeviceFixture()
+        _ = try fixture.install()
+        try fixture.device.writeRunRecord(RunRecord(bundleID: "com.example.notes", pid: ProcessInfo.processInfo.processIdentifier,
+                                                    state: .active, kind: "in-process"))
+        let record = fixture.device.layout.runRecord("com.example.notes")
+        try Data("not a property list".utf8).write(to: record)
+        let reading = try #require(throws: DeviceError.self) { try fixture.device.isRunning("com.example.notes") }
+        #expect(reading.code == .corrupt)
+        #expect(reading.path == record.path)
+        let purge = try #require(throws: DeviceError.self) { try fixture.device.purge() }
+        #expect(purge.path == record.path)
+        #expect(throws: DeviceError.self) { try fixture.device.update(bundleAt: try fixture.bundle(version: "2")) }
+        // Boot leaves the record it cannot read, and its cleaning of tmp
+        // stops with the same path rather than empty a running app's tmp.
+        let boot = try #require(throws: DeviceError.self) { try fixture.device.boot() }
+        #expect(boot.path == record.path)
+        #expect(FileManager.default.fileExists(atPath: record.path))
     }
 
     @Test func aRecordOfADeadProcessDoesNotCountAsRunning() throws {
@@ -121,8 +144,8 @@ import Testing
         process.waitUntilExit()
         try fixture.device.writeRunRecord(RunRecord(bundleID: "com.example.notes", pid: process.processIdentifier,
                                                     state: .active, kind: "process"))
-        #expect(!fixture.device.isRunning("com.example.notes"))
-        #expect(fixture.device.runningApps().isEmpty)
+        #expect(try !fixture.device.isRunning("com.example.notes"))
+        #expect(try fixture.device.runningApps().isEmpty)
     }
 
     static func perform(_ action: String, on run: AppRun) throws {

@@ -25,7 +25,7 @@ import Testing
         // Killed at the limit, not after the delegate's 30 s.
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(run.state == .notRunning)
-        #expect(!fixture.device.isRunning(Self.bundleID))
+        #expect(try !fixture.device.isRunning(Self.bundleID))
         let report = try #require(fixture.device.lastLaunchReport(Self.bundleID))
         #expect(report.outcome == .killed)
         #expect(report.reason == .watchdogTimeout)
@@ -83,7 +83,7 @@ import Testing
         #expect(error?.code == .watchdogTimeout)
         let killed = try #require(fixture.device.lastLaunchReport(Self.bundleID))
         #expect(killed.outcome == .killed && killed.reason == .watchdogTimeout && killed.terminationCode == 0x8bad_f00d)
-        #expect(!fixture.device.isRunning(Self.bundleID))
+        #expect(try !fixture.device.isRunning(Self.bundleID))
         // The move stopped part way: every photo is in one place, the job is pending.
         let pending = try #require(try fixture.device.pendingDocumentsMigration(of: Self.bundleID))
         #expect(!pending.isFinished)

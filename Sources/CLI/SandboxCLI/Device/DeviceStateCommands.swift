@@ -29,7 +29,7 @@ struct DeviceInfoCommand: ParsableCommand {
             let device = try options.open()
             let info = DeviceInfo(device: DeviceSummary(device), locked: try device.isLocked, space: try device.freeSpace(),
                                   thresholds: device.thresholds, apps: try device.installedBundleIDs(),
-                                  running: device.runningApps().map(\.bundleID))
+                                  running: try device.runningApps().map(\.bundleID))
             try options.output(json: info, text: info.text)
         }
     }

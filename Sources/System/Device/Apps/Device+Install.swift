@@ -97,7 +97,7 @@ extension Device {
     }
 
     private func refuseIfRunning(_ bundleID: String, _ action: String) throws {
-        guard !isRunning(bundleID) else {
+        guard try !isRunning(bundleID) else {
             throw DeviceError(.appRunning, bundleID: bundleID, "\(bundleID) is running; terminate it before you \(action) it")
         }
     }

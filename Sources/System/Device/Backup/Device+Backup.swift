@@ -55,7 +55,7 @@ extension Device {
                        excludingApps excluded: Set<String> = [],
                        progress: (@Sendable (BackupProgress) -> Void)? = nil) throws -> BackupSummary {
         let apps = try installedApps().filter { !excluded.contains($0.bundleID) }
-        for app in apps where isRunning(app.bundleID) {
+        for app in apps where try isRunning(app.bundleID) {
             throw DeviceError(.appRunning, bundleID: app.bundleID,
                               "\(app.bundleID) is running; terminate it before you back up the device")
         }
@@ -141,7 +141,7 @@ extension Device {
         try restorer.checkSnapshotFinished()
         let apps = Dictionary(try installedApps().map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
         // iOS restores with no app running; one that runs would see its files replaced under it.
-        for bundleID in restorer.bundleIDs where apps[bundleID] != nil && isRunning(bundleID) {
+        for bundleID in restorer.bundleIDs where try apps[bundleID] != nil && isRunning(bundleID) {
             throw DeviceError(.appRunning, bundleID: bundleID, "\(bundleID) is running; terminate it before you restore its data")
         }
         var report = DeviceRestoreReport()

@@ -25,7 +25,7 @@ extension Device {
         var targets: [(bundleID: String, directories: [URL])] = []
         for id in registry.apps.keys.sorted() {
             guard let record = registry.apps[id] else { continue }
-            if isRunning(id) {
+            if try isRunning(id) {
                 report.skippedRunning.append(id)
                 continue
             }

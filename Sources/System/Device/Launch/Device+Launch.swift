@@ -33,7 +33,7 @@ extension Device {
     public func launch(_ bundleID: String, arguments: [String] = [], environment: [String: String] = [:],
                        wait: Bool = false, options: ProcessLaunchOptions = ProcessLaunchOptions()) throws -> AppProcess {
         let app = try self.app(bundleID)
-        guard !isRunning(bundleID) else {
+        guard try !isRunning(bundleID) else {
             throw DeviceError(.appRunning, bundleID: bundleID, "\(bundleID) is already running")
         }
         try verifySealBeforeLaunch(app)
@@ -83,7 +83,7 @@ extension Device {
     @discardableResult
     public func terminate(_ bundleID: String,
                           timeout: TimeInterval = ProcessLaunchOptions.defaultTerminationTimeout) throws -> TerminationOutcome {
-        guard let record = runRecord(bundleID), record.isAlive else {
+        guard let record = try runRecord(bundleID), record.isAlive else {
             removeRunRecord(bundleID)
             return .notRunning
         }

@@ -62,7 +62,7 @@ public final class AppRun {
         guard state == .notRunning else {
             throw DeviceError(.invalidTransition, bundleID: bundleID, "cannot launch \(bundleID): it is \(state.rawValue)")
         }
-        guard !device.isRunning(bundleID) else {
+        guard try !device.isRunning(bundleID) else {
             throw DeviceError(.appRunning, bundleID: bundleID, "\(bundleID) is already running")
         }
         let app = try device.app(bundleID)

@@ -40,20 +40,26 @@ public struct RunRecord: Codable, Sendable, Hashable {
 
 extension Device {
     /// Whether the app is running: a run record names a live process.
-    public func isRunning(_ bundleID: String) -> Bool {
-        runRecord(bundleID)?.isAlive ?? false
+    ///
+    /// - Throws: ``DeviceError`` when a record exists but cannot be read:
+    ///   a device that cannot tell must not purge, update or remove the
+    ///   data of an app that may be running.
+    public func isRunning(_ bundleID: String) throws -> Bool {
+        try runRecord(bundleID)?.isAlive ?? false
     }
 
-    /// The app's run record, dead or alive, if any.
-    public func runRecord(_ bundleID: String) -> RunRecord? {
-        try? RecordFile.read(RunRecord.self, from: layout.runRecord(bundleID))
+    /// The app's run record, dead or alive; nil when there is none.
+    ///
+    /// - Throws: ``DeviceError`` (`.io` or `.corrupt`, with the record's
+    ///   path) when the record exists but cannot be read.
+    public func runRecord(_ bundleID: String) throws -> RunRecord? {
+        try RecordFile.read(RunRecord.self, from: layout.runRecord(bundleID))
     }
 
     /// The records of the apps running now (records of dead processes are skipped).
-    public func runningApps() -> [RunRecord] {
-        let names = (try? FileSystemPaths.entries(atPath: layout.run.path)) ?? []
-        return names.filter { $0.hasSuffix(".plist") }.compactMap { name in
-            guard let record = runRecord(String(name.dropLast(".plist".count))), record.isAlive else { return nil }
+    public func runningApps() throws -> [RunRecord] {
+        try runRecordNames().compactMap { id in
+            guard let record = try runRecord(id), record.isAlive else { return nil }
             return record
         }
     }
@@ -64,17 +70,31 @@ extension Device {
         try RecordFile.write(record, to: layout.runRecord(record.bundleID), durability: .none)
     }
 
-    /// Removes an app's run record (it terminated).
+    /// Removes an app's run record (it terminated). Failing to is harmless,
+    /// which is why the error is dropped: a record left behind names a dead
+    /// process, which ``isRunning(_:)`` reads as not running.
     public func removeRunRecord(_ bundleID: String) {
         try? FileSystemPaths.removeFile(atPath: layout.runRecord(bundleID).path)
     }
 
-    /// Removes the records of processes that have died.
-    func removeStaleRunRecords() {
-        let names = (try? FileSystemPaths.entries(atPath: layout.run.path)) ?? []
-        for name in names where name.hasSuffix(".plist") {
-            let id = String(name.dropLast(".plist".count))
-            if let record = runRecord(id), !record.isAlive { removeRunRecord(id) }
+    /// Removes the records of processes that have died. A record that
+    /// cannot be read stays: whether its app runs is unknown, and the
+    /// next purge, update or uninstall says so with the record's path.
+    func removeStaleRunRecords() throws {
+        for id in try runRecordNames() {
+            let record: RunRecord?
+            do { record = try runRecord(id) } catch { continue }
+            if let record, !record.isAlive { removeRunRecord(id) }
         }
+    }
+
+    /// The bundle ids that have a run record; none when `run/` is missing.
+    private func runRecordNames() throws -> [String] {
+        let names: [String]
+        do { names = try FileSystemPaths.entries(atPath: layout.run.path) } catch {
+            if error.isNotFound { return [] }
+            throw DeviceError(.io, path: layout.run.path, "cannot list the run records: \(error.reason)")
+        }
+        return names.filter { $0.hasSuffix(".plist") }.map { String($0.dropLast(".plist".count)) }
     }
 }

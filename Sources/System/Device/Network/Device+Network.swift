@@ -36,7 +36,7 @@ extension Device {
             var network = stored ?? DeviceNetwork()
             let locked = try isLocked
             network.setLocked(locked)
-            network.releaseHolders(notIn: Set(runningApps().map(\.bundleID)))
+            network.releaseHolders(notIn: Set(try runningApps().map(\.bundleID)))
             let result = try body(&network)
             if network.locked != locked { try network.locked ? lock() : unlock() }
             if network != stored {

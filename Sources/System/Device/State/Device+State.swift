@@ -30,7 +30,7 @@ extension Device {
     @discardableResult
     public func boot() throws -> PurgeReport {
         try recover()
-        removeStaleRunRecords()
+        try removeStaleRunRecords()
         return try clean(caches: false, progress: nil)
     }
 
@@ -42,7 +42,7 @@ extension Device {
     /// - Throws: ``DeviceErrorCode/appRunning`` while an app runs.
     public func erase() throws {
         try withDeviceLock {
-            if let running = runningApps().first {
+            if let running = try runningApps().first {
                 throw DeviceError(.appRunning, bundleID: running.bundleID, "\(running.bundleID) is running; terminate it before erasing")
             }
             try RecordFile.write(AppRegistry(), to: layout.registry)
