@@ -30,7 +30,7 @@ import Testing
         let rows = try Self.rows("rules-table")
         var documented: [ContainerDirectory: DirectoryRules] = [:]
         for row in rows {
-            try #require(row.count == 7, "malformed row \(row)")
+            try #require(row.count == 8, "malformed row \(row)")
             let directory = try #require(ContainerDirectory(rawValue: row[0]), "unknown directory \(row[0])")
             func flag(_ cell: String) throws -> Bool {
                 try #require(["yes", "no"].contains(cell), "not yes/no: \(cell)")
@@ -38,7 +38,8 @@ import Testing
             }
             documented[directory] = DirectoryRules(backedUp: try flag(row[2]), keptAcrossUpdate: try flag(row[3]),
                                                    purgeableWhenDiskLow: try flag(row[4]),
-                                                   emptiedByFullRestore: try flag(row[5]), writable: try flag(row[6]))
+                                                   emptiedByFullRestore: try flag(row[5]), writable: try flag(row[6]),
+                                                   emptiedAtBoot: try flag(row[7]))
             if !row[1].hasPrefix("(") && !row[1].contains("<") {
                 #expect(row[1] == "`\(directory.relativePath)`", "path of \(directory)")
             }

@@ -10,13 +10,18 @@ public struct DirectoryRules: Sendable, Equatable, Hashable, Codable {
     public var emptiedByFullRestore: Bool
     /// The app may create, change and delete files here.
     public var writable: Bool
+    /// Emptied when the device starts, for every app that is not running
+    /// (iOS cleans `tmp` at boot).
+    public var emptiedAtBoot: Bool
 
     /// Creates a set of rules.
-    public init(backedUp: Bool, keptAcrossUpdate: Bool, purgeableWhenDiskLow: Bool, emptiedByFullRestore: Bool, writable: Bool) {
+    public init(backedUp: Bool, keptAcrossUpdate: Bool, purgeableWhenDiskLow: Bool, emptiedByFullRestore: Bool, writable: Bool,
+                emptiedAtBoot: Bool = false) {
         self.backedUp = backedUp
         self.keptAcrossUpdate = keptAcrossUpdate
         self.purgeableWhenDiskLow = purgeableWhenDiskLow
         self.emptiedByFullRestore = emptiedByFullRestore
         self.writable = writable
+        self.emptiedAtBoot = emptiedAtBoot
     }
 }

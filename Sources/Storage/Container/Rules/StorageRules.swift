@@ -4,26 +4,36 @@
 public enum StorageRules {
     /// The table, one row per directory.
     public static let table: [ContainerDirectory: DirectoryRules] = [
-        //                         backedUp kept   purge  restore writable
-        .home: rules(true, true, false, false, false),
-        .documents: rules(true, true, false, false, true),
-        .library: rules(true, true, false, false, true),
-        .preferences: rules(true, true, false, false, true),
-        .applicationSupport: rules(true, true, false, false, true),
-        .caches: rules(false, true, true, true, true),
-        .tmp: rules(false, false, true, true, true),
-        .bundle: rules(false, false, false, false, false),
+        //                         backedUp kept   purge  restore writable boot
+        .home: rules(true, true, false, false, false, false),
+        .documents: rules(true, true, false, false, true, false),
+        .library: rules(true, true, false, false, true, false),
+        .preferences: rules(true, true, false, false, true, false),
+        .applicationSupport: rules(true, true, false, false, true, false),
+        .caches: rules(false, true, true, true, true, false),
+        .tmp: rules(false, false, true, true, true, true),
+        .bundle: rules(false, false, false, false, false, false),
     ]
 
-    private static func rules(_ backedUp: Bool, _ kept: Bool, _ purgeable: Bool, _ emptied: Bool, _ writable: Bool) -> DirectoryRules {
+    private static func rules(_ backedUp: Bool, _ kept: Bool, _ purgeable: Bool, _ emptied: Bool, _ writable: Bool,
+                              _ boot: Bool) -> DirectoryRules {
         DirectoryRules(backedUp: backedUp, keptAcrossUpdate: kept, purgeableWhenDiskLow: purgeable,
-                       emptiedByFullRestore: emptied, writable: writable)
+                       emptiedByFullRestore: emptied, writable: writable, emptiedAtBoot: boot)
+    }
+
+    /// The directories whose rule `rule` holds, in the order of
+    /// ``ContainerDirectory/allCases`` (so `Library/Caches` before `tmp`).
+    /// Purge empties those ``DirectoryRules/purgeableWhenDiskLow`` names,
+    /// boot those ``DirectoryRules/emptiedAtBoot`` names: the table, not
+    /// the caller, says which they are.
+    public static func directories(where rule: KeyPath<DirectoryRules, Bool>) -> [ContainerDirectory] {
+        ContainerDirectory.allCases.filter { rules(for: $0)[keyPath: rule] }
     }
 
     /// The rules of one directory.
     public static func rules(for directory: ContainerDirectory) -> DirectoryRules {
         // Every case has a row; the fallback is the most restrictive one.
-        table[directory] ?? rules(false, false, false, false, false)
+        table[directory] ?? rules(false, false, false, false, false, false)
     }
 
     /// The directory whose rules govern a container-relative path: the

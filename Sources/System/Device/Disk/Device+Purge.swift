@@ -1,3 +1,4 @@
+import Container
 import FileSystem
 import Foundation
 
@@ -17,8 +18,9 @@ extension Device {
         try clean(caches: true, progress: progress)
     }
 
-    /// Empties tmp (and, with `caches`, Library/Caches) of the apps that
-    /// are not running.
+    /// Empties, in the apps that are not running, the directories the rules
+    /// table marks purgeable when the disk is low (`Library/Caches` and
+    /// `tmp`), or with `caches` false those it marks emptied at boot (`tmp`).
     func clean(caches: Bool, progress: ((PurgeProgress) -> Void)?) throws -> PurgeReport {
         let registry = try readRegistry()
         var report = PurgeReport(apps: [], skippedRunning: [])
@@ -30,8 +32,8 @@ extension Device {
                 continue
             }
             let data = layout.dataContainer(record.dataUUID)
-            var directories = [data.appendingPathComponent("tmp", isDirectory: true)]
-            if caches { directories.insert(data.appendingPathComponent("Library/Caches", isDirectory: true), at: 0) }
+            let directories = StorageRules.directories(where: caches ? \.purgeableWhenDiskLow : \.emptiedAtBoot)
+                .map { data.appendingPathComponent($0.relativePath, isDirectory: true) }
             targets.append((id, directories))
         }
         var total: Int?
