@@ -48,15 +48,20 @@ struct RawConnection: Sendable {
             }
             guard let first = try await group.next(), let bytes = first else {
                 group.cancelAll()
-                channel.channel.close(promise: nil)
+                close()
                 throw RawCloudFailure("the server kept the connection open for \(limit) s")
             }
             group.cancelAll()
+            channel.outbound.finish()
             return (bytes, Date().timeIntervalSince(start))
         }
     }
 
+    /// Finishes the writer, then closes. NIO asserts (in debug builds) that
+    /// an async channel's writer is finished before it goes: a connection
+    /// dropped while still open crashed the test process.
     func close() {
+        channel.outbound.finish()
         channel.channel.close(promise: nil)
     }
 

