@@ -5,8 +5,16 @@ import NIOPosix
 /// One TCP connection to the server, driven byte by byte: what a hostile
 /// client does that an HTTP client will not (a request left half-sent, a
 /// body that never ends).
-struct RawConnection: Sendable {
+final class RawConnection: Sendable {
     let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+
+    init(channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) { self.channel = channel }
+
+    /// A connection dropped on any path (a test that throws midway
+    /// included) finishes its writer: NIO asserts in debug builds that an
+    /// async channel's writer is finished before it goes, and the
+    /// assertion took the whole test process down.
+    deinit { close() }
 
     static func open(port: Int) async throws -> RawConnection {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -36,7 +44,7 @@ struct RawConnection: Sendable {
             group.addTask {
                 var bytes: [UInt8] = []
                 do {
-                    for try await buffer in channel.inbound { bytes += Array(buffer.readableBytesView) }
+                    for try await buffer in self.channel.inbound { bytes += Array(buffer.readableBytesView) }
                 } catch {
                     // A reset is a close too.
                 }

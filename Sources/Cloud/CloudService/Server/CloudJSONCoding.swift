@@ -19,7 +19,10 @@ public struct CloudJSONDecoder: RequestDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         guard buffer.readableBytes > Self.inlineLimit else { return try JSONDecoder().decode(T.self, from: buffer) }
-        return try await OffThePool.run { try JSONDecoder().decode(T.self, from: buffer) }
+        // The metatype crosses to the pool thread and back, nothing else
+        // holds it: a type is immutable, whatever Swift can prove of T.
+        nonisolated(unsafe) let decoded = T.self
+        return try await OffThePool.run { try JSONDecoder().decode(decoded, from: buffer) }
     }
 }
 

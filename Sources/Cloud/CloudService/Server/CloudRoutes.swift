@@ -68,7 +68,7 @@ enum CloudRoutes {
             let device = try await caller(request, service)
             let session = try id(context, "session")
             let chunk = try chunkID(context)
-            var body = request.body
+            let body = request.body
             let buffer: ByteBuffer
             do { buffer = try await body.collect(upTo: CloudLimits.maximumChunkBytes) } catch {
                 throw CloudServiceError(.tooLarge, "a chunk is at most \(CloudLimits.maximumChunkBytes) bytes")

@@ -64,7 +64,7 @@ public enum CloudStorageConfiguration: Sendable, Hashable {
             let chunks = try DirectoryChunkStore(root: directory + "/chunks")
             return (chunks, try SQLiteLedgerDatabase(path: directory + "/ledger.sqlite"))
         case .distributed(let storage):
-            return (try SwiftObjectStore(configuration: storage.swift), PostgresLedgerDatabase(configuration: storage.postgres))
+            return (SwiftObjectStore(configuration: storage.swift), PostgresLedgerDatabase(configuration: storage.postgres))
         }
     }
 
