@@ -150,6 +150,9 @@ extension BackupReader {
             }
         }
         // Directory times last, as writing files into them changed them.
+        // Dropped on failure on purpose: a folder's time is the one thing
+        // here whose loss loses no data, and a folder swapped away since it
+        // was filled was already reported with its files.
         for (path, seconds) in directoryTimes.reversed() {
             try? directories.open(path).setModificationTime(nanoseconds: seconds * 1_000_000_000)
         }
