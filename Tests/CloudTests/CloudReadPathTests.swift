@@ -72,10 +72,16 @@ import Testing
         try await poller.shutdown()
         // Before the large bodies were decoded and encoded off the
         // cooperative pool, the worst look waited 2.7 s on a quiet machine
-        // (9 s loaded); after, 42-49 ms quiet. The bound leaves room for a
-        // loaded CI machine, and still fails at the old behaviour.
-        #expect(Self.median(loaded) < 0.5, "GET /v1/account waited \(Self.median(loaded)) s (median) behind another account's requests")
-        #expect((loaded.max() ?? 0) < 2, "GET /v1/account waited \(loaded.max() ?? 0) s (worst) behind another account's requests")
+        // (baseline median 1.5 ms; 9 s loaded); after, 42-88 ms quiet. The
+        // bounds are relative to the baseline taken in the same run: beside
+        // a full parallel test run (CI) the baseline median itself was
+        // 593 ms and the worst look 2.24 s. They still fail at the old
+        // behaviour on a quiet machine.
+        let quiet = Self.median(baseline)
+        #expect(Self.median(loaded) < 0.5 + 3 * quiet,
+                "GET /v1/account waited \(Self.median(loaded)) s (median) behind another account's requests (baseline \(quiet) s)")
+        #expect((loaded.max() ?? 0) < 2 + 4 * quiet,
+                "GET /v1/account waited \(loaded.max() ?? 0) s (worst) behind another account's requests (baseline \(quiet) s)")
         await cloud.stop()
     }
 
