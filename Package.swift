@@ -395,6 +395,7 @@ let package = Package(
             // Shared by the test targets only: temporary directories, running
             // other processes, finding this build's executables.
             name: "TestSupport",
+            dependencies: ["LaunchCore"],
             path: "Tests/Support/TestSupport"
         ),
         .testTarget(

@@ -92,7 +92,7 @@ import Testing
         let refusal = await #expect(throws: CloudBackupError.self) {
             try await CloudBackup.backUp(device: phone, account: account, now: true)
         }
-        #expect(refusal?.code == .quotaExceeded)
+        #expect(refusal?.code == .quotaExceeded, "\(String(describing: refusal))")
         #expect(refusal?.serviceError?.quotaBytes == 3_000_000)
         #expect(refusal?.message.contains("full") == true)
         let status = try await account.client.account()

@@ -1,6 +1,6 @@
 extension DeviceNetwork {
     enum CodingKeys: String, CodingKey {
-        case wifiEnabled, cellularEnabled, airplaneMode, wifiReenabledInAirplaneMode, locked, onPower, wifiTimer, clock
+        case wifiEnabled, cellularEnabled, airplaneMode, wifiReenabledInAirplaneMode, locked, onPower, localNetworkAllowed, wifiTimer, clock
     }
 
     /// Decodes stored conditions. A record that says Wi-Fi was turned back
@@ -16,6 +16,8 @@ extension DeviceNetwork {
         locked = try container.decode(Bool.self, forKey: .locked)
         // Conditions stored before the power state existed: not on power.
         onPower = try container.decodeIfPresent(Bool.self, forKey: .onPower) ?? false
+        // Conditions stored before the setting existed: not allowed.
+        localNetworkAllowed = try container.decodeIfPresent(Bool.self, forKey: .localNetworkAllowed) ?? false
         wifiTimer = try container.decode(WiFiPowerTimer.self, forKey: .wifiTimer)
         clock = try container.decode(NetworkClock.self, forKey: .clock)
     }

@@ -32,6 +32,12 @@ public struct DeviceNetwork: Codable, Sendable, Equatable, Hashable {
     /// Whether the device is connected to power (iCloud backup runs only
     /// then; see ``cloudBackupBlocker``).
     public internal(set) var onPower: Bool = false
+    /// Whether downloads may reach private, link-local and other
+    /// special-purpose addresses (iOS asks the user before an app reaches
+    /// the local network; here it is one setting for the device). Off by
+    /// default: a URL a cache manifest names cannot probe the network the
+    /// device is on.
+    public internal(set) var localNetworkAllowed: Bool = false
     /// The 30-minute Wi-Fi power timer.
     public internal(set) var wifiTimer: WiFiPowerTimer
     /// The time the conditions run on.
@@ -110,6 +116,11 @@ public struct DeviceNetwork: Codable, Sendable, Equatable, Hashable {
     /// Connects the device to power or disconnects it.
     public mutating func setPower(_ on: Bool) {
         onPower = on
+    }
+
+    /// Allows or refuses downloads to the local network (``localNetworkAllowed``).
+    public mutating func setLocalNetworkAllowed(_ on: Bool) {
+        localNetworkAllowed = on
     }
 
     /// Why iCloud backup would not start now, or nil when it would: iOS

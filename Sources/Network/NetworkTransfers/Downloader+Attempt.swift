@@ -10,7 +10,8 @@ extension Downloader {
     /// One attempt: a request (with `Range`/`If-Range` when a part can be
     /// resumed), the body streamed to the part by a ``PartWriter`` on the
     /// event loop, then verification and the move into place.
-    func attemptDownload(_ request: DownloadRequest, from location: URL, into container: AppContainer, deadline seconds: Double,
+    func attemptDownload(_ request: DownloadRequest, from location: URL, into container: AppContainer, client: HTTPClient,
+                         deadline seconds: Double,
                          progress: (@Sendable (DownloadProgress) -> Void)?) async -> Result<DownloadResult, AttemptFailure> {
         let url = request.url.absoluteString
         let partial = PartialDownload(container: container, url: request.url, destination: request.destination)

@@ -87,16 +87,21 @@ public final class Downloader: Sendable {
                 throw NetworkError(.timedOut, url: url, attempts: attempt - 1, "the total limit of \(policy.totalLimit) s passed")
             }
             let outcome: Result<DownloadResult, AttemptFailure>
-            if let refused = await admit(location, for: request, attempts: attempt - 1) {
+            switch await admit(location, for: request, attempts: attempt - 1) {
+            case .failure(let refused):
                 guard refused.error.isTransient else { throw refused.error }
                 outcome = .failure(refused)
-            } else {
+            case .success(let pin):
                 let host = HostPolicy.origin(of: location) ?? url
                 await limiter.acquire(host)
+                // The connection goes to the address just checked, not to
+                // a second lookup's answer.
+                let lease = SharedHTTPClients.lease(for: configuration, pin: pin)
                 let spanStart = Date().timeIntervalSince1970
-                outcome = await attemptDownload(request, from: location, into: container,
+                outcome = await attemptDownload(request, from: location, into: container, client: lease.client,
                                                 deadline: min(configuration.attemptTimeout, remaining), progress: progress)
                 let spanEnd = Date().timeIntervalSince1970
+                SharedHTTPClients.release(lease)
                 transfers.withLock { $0.append(spanStart...spanEnd) }
                 await limiter.release(host)
             }
@@ -150,33 +155,36 @@ public final class Downloader: Sendable {
         return next
     }
 
-    /// Why `location` may not be reached under the request's policy (its
-    /// origin, its literal address, every address its name resolves to),
-    /// or nil when it may. Asked before each attempt, so nothing connects
-    /// to a refused target; a name that does not resolve is a transient
-    /// failure, as a refused connection is.
-    func admit(_ location: URL, for request: DownloadRequest, attempts: Int) async -> AttemptFailure? {
+    /// Whether `location` may be reached under the request's policy (its
+    /// origin, its literal address, every address its name resolves to):
+    /// the failure says why not; success gives the address a name's
+    /// connection must go to (nil for a literal address). Asked before each
+    /// attempt, so nothing connects to a refused target; a name that does
+    /// not resolve is a transient failure, as a refused connection is.
+    func admit(_ location: URL, for request: DownloadRequest, attempts: Int) async -> Result<SharedHTTPClients.Pin?, AttemptFailure> {
         let url = request.url.absoluteString
         let policy = request.hostPolicy
-        guard var host = location.host, !host.isEmpty else {
-            return AttemptFailure(error: NetworkError(.invalidRequest, url: url, attempts: attempts, "\(location) has no host"))
+        guard let written = location.host, !written.isEmpty else {
+            return .failure(AttemptFailure(error: NetworkError(.invalidRequest, url: url, attempts: attempts, "\(location) has no host")))
         }
+        var host = written
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard policy.admitsOrigin(of: location, from: request.url) else {
-            return AttemptFailure(error: NetworkError(.hostRefused, url: url, attempts: attempts,
-                "\(HostPolicy.origin(of: location) ?? host) is not one of the allowed origins"))
+            return .failure(AttemptFailure(error: NetworkError(.hostRefused, url: url, attempts: attempts,
+                "\(HostPolicy.origin(of: location) ?? host) is not one of the allowed origins")))
         }
-        let addresses = SpecialAddress.isLiteral(host) ? [host] : await resolver.resolve(host)
-        guard !addresses.isEmpty else {
-            return AttemptFailure(error: NetworkError(.refused, url: url, attempts: attempts, "\(host) does not resolve"))
+        let literal = SpecialAddress.isLiteral(host)
+        let addresses = literal ? [host] : await resolver.resolve(host)
+        guard let first = addresses.first else {
+            return .failure(AttemptFailure(error: NetworkError(.refused, url: url, attempts: attempts, "\(host) does not resolve")))
         }
         for address in addresses {
             if let reason = policy.refusal(of: address) {
                 let via = address == host ? "" : " (\(host) resolves to it)"
-                return AttemptFailure(error: NetworkError(.hostRefused, url: url, attempts: attempts, "\(reason)\(via); not connected"))
+                return .failure(AttemptFailure(error: NetworkError(.hostRefused, url: url, attempts: attempts, "\(reason)\(via); not connected")))
             }
         }
-        return nil
+        return .success(literal ? nil : SharedHTTPClients.Pin(host: written, address: first))
     }
 
     /// One failed attempt: the error, the bytes it still brought, and the

@@ -4,6 +4,7 @@ import ContentServer
 import Foundation
 @testable import NetworkTransfers
 import TestSupport
+import Synchronization
 import Testing
 
 /// Downloads against a content-server process on loopback that plays the
@@ -133,6 +134,33 @@ struct HostileServerTests {
         allowed.hostPolicy.allowsPrivateAddresses = true
         let other = await #expect(throws: NetworkError.self) { try await downloader.download(allowed, into: container) }
         #expect(other?.code != .hostRefused)
+    }
+
+    @Test("a name is connected at the address the policy checked: a second answer (DNS rebinding) is never asked")
+    func nameIsPinnedToTheCheckedAddress() async throws {
+        let served = try await ServedDownload("pin.bin", size: 30_000, seed: 18)
+        // A hostile resolver: loopback for the first question, the cloud
+        // metadata service for every later one. The name exists nowhere
+        // else, so a connection that looked it up again could not succeed.
+        let asked = Mutex(0)
+        let resolver = AddressResolver { name in
+            guard name == "rebind.invalid" else { return [] }
+            let count = asked.withLock { count in count += 1; return count }
+            return count == 1 ? ["127.0.0.1"] : ["169.254.169.254"]
+        }
+        let downloader = Downloader(configuration: DownloaderConfiguration(connectTimeout: 2, retry: .never), resolver: resolver)
+        let url = URL(string: "http://rebind.invalid:\(served.server.port)/pin.bin")!
+        let result = try await downloader.download(DownloadRequest(url: url, destination: "Library/Caches/pin.bin"), into: served.container)
+        #expect(result.attempts == 1)
+        #expect(try served.container.read("Library/Caches/pin.bin") == served.content)
+        #expect(asked.withLock { $0 } == 1)
+        // The next download asks again, gets the private answer, and is
+        // refused before connecting.
+        let error = await #expect(throws: NetworkError.self) {
+            try await downloader.download(DownloadRequest(url: url, destination: "Library/Caches/pin2.bin"), into: served.container)
+        }
+        #expect(error?.code == .hostRefused)
+        #expect(downloader.transferSpans.count == 1)
     }
 
     @Test("a 302 from loopback to a private address or to another host is not followed, and says so")

@@ -56,6 +56,17 @@ import Testing
         #expect(cellular["route"]?.stringValue == "cellular")
     }
 
+    @Test func theLocalNetworkIsRefusedUntilTheDeviceAllowsIt() throws {
+        let home = try home()
+        let fresh = try json(try home.run(["network", "status", "--device", "ci", "--json"]))
+        #expect(fresh["localNetworkAllowed"]?.boolValue == false)
+        let allowed = try json(try home.run(["network", "set", "--local-network", "on", "--device", "ci", "--json"]))
+        #expect(allowed["localNetworkAllowed"]?.boolValue == true)
+        // Kept with the device's other conditions.
+        let text = try home.run(["network", "status", "--device", "ci"])
+        #expect(text.output.contains("Local network: allowed"), "\(text.output)")
+    }
+
     @Test func airplaneModeAndWiFiBackOnInsideIt() throws {
         let home = try home()
         let airplane = try json(try home.run(["network", "set", "--airplane", "on", "--cellular", "on", "--device", "ci", "--json"]))

@@ -1,4 +1,8 @@
 import Foundation
+import LaunchCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Another program a test runs: this build's helpers (see
 /// ``BuiltExecutable``), `python3` for the oracles, system tools.
@@ -40,21 +44,39 @@ public enum ChildProcess {
         let inputURL = try scratch.write(input, to: "stdin")
         let outputURL = try scratch.write(Data(), to: "stdout")
         let errorURL = try scratch.write(Data(), to: "stderr")
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // posix_spawn and waitpid on the child's own pid, not Foundation's
+        // Process: under a full parallel test run, Process.waitUntilExit
+        // once never returned for a child that had exited (`id -u`, left a
+        // zombie), and the whole run hung.
+        var program = executable.path
+        var argv = [executable.path] + arguments
+        if let directory {
+            // posix_spawn has no portable change of directory: coreutils'
+            // env makes it, then execs the program.
+            program = "/usr/bin/env"
+            argv = ["/usr/bin/env", "-C", directory.path, executable.path] + arguments
         }
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        process.waitUntilExit()
+        let merged = ProcessInfo.processInfo.environment.merging(environment ?? [:]) { $1 }
+        let streams = try [inputURL, outputURL, errorURL].enumerated().map { index, url in
+            let fd = open(url.path, index == 0 ? O_RDONLY | O_CLOEXEC : O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw ChildProcessFailure("cannot open \(url.path): errno \(errno)") }
+            return fd
+        }
+        defer { streams.forEach { _ = close($0) } }
+        let pid: Int32
+        do {
+            pid = try ProcessControl.spawn(program, arguments: argv, environment: merged.map { "\($0.key)=\($0.value)" },
+                                           descriptors: [(0, streams[0]), (1, streams[1]), (2, streams[2])])
+        } catch {
+            throw ChildProcessFailure("cannot start \(program): errno \(error.errno)")
+        }
+        let raw: Int32?
+        do { raw = try ProcessControl.wait(pid, block: true) } catch {
+            throw ChildProcessFailure("cannot wait for \(program) (pid \(pid)): errno \(error.errno)")
+        }
+        let decoded = ProcessControl.decodeWaitStatus(raw ?? 0)
         return Result(
-            status: process.terminationStatus,
+            status: decoded.exitCode ?? decoded.signal ?? 0,
             standardOutput: try Data(contentsOf: outputURL),
             standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
     }
@@ -63,4 +85,10 @@ public enum ChildProcess {
     public static func python(_ arguments: [String]) throws -> Result {
         try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments)
     }
+}
+
+/// A child process that could not be started or waited for.
+public struct ChildProcessFailure: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
 }

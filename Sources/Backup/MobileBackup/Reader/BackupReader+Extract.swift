@@ -94,42 +94,51 @@ extension BackupReader {
             }
         }
         let work = files
+        let groups = Self.folderGroups(of: work.map(\.1))
         let outcome = ExtractionOutcome()
         let box = ProgressBox(progress)
-        let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount * 2), max(1, files.count))
+        let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount * 2), max(1, groups.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            // Each worker holds the one folder it is writing in; the files
-            // are in path order, so consecutive ones mostly share it.
+            // Each worker takes a folder's files at a time (see
+            // ``folderGroups(of:)``) and holds that one folder open.
             var held: (path: String, fd: FileDescriptor)?
             defer { held?.fd.closeQuietly() }
-            while let index = outcome.next(limit: work.count) {
-                let (record, parentPath, name) = work[index]
-                do throws(FileSystemError) {
-                    if held?.path != parentPath {
-                        held?.fd.closeQuietly()
-                        held = nil
-                        do throws(FileSystemError) {
-                            held = (parentPath, try destination.open(parentPath, .readOnly, options: [.directory, .noFollow]))
-                        } catch where error.isLoop || error.isNotDirectory || error.isEscape || error.isNotFound {
-                            // Swapped for a link or a file since it was made:
-                            // this file is refused, the others go on.
-                            outcome.add(problem: problem(record, .unsafePath,
-                                                         "something other than a directory is in the way (\(error.reason))"))
-                            continue
+            while let group = outcome.next(limit: groups.count) {
+                // Tallied here and added once per run: one lock per run,
+                // not per file.
+                var tally = ExtractionOutcome.Tally()
+                defer { outcome.add(tally) }
+                for index in groups[group] {
+                    let (record, parentPath, name) = work[index]
+                    do throws(FileSystemError) {
+                        if held?.path != parentPath {
+                            held?.fd.closeQuietly()
+                            held = nil
+                            do throws(FileSystemError) {
+                                held = (parentPath, try destination.open(parentPath, .readOnly, options: [.directory, .noFollow]))
+                            } catch where error.isLoop || error.isNotDirectory || error.isEscape || error.isNotFound {
+                                // Swapped for a link or a file since it was made:
+                                // this file is refused, the others go on.
+                                outcome.add(problem: problem(record, .unsafePath,
+                                                             "something other than a directory is in the way (\(error.reason))"))
+                                continue
+                            }
                         }
+                        guard let parent = held?.fd else { continue }
+                        var unchecked = false
+                        let failure = fresh ? try createFile(record, in: parent, name, digestUnchecked: &unchecked)
+                            : try extractFile(record, into: parent, name, digestUnchecked: &unchecked)
+                        if let failure {
+                            outcome.add(problem: failure)
+                        } else {
+                            tally.files += 1
+                            tally.bytes += record.size
+                            if unchecked { tally.uncheckedDigests += 1 }
+                            box.report(record.size)
+                        }
+                    } catch {
+                        outcome.fail(MobileBackupError.io(error, destination.path + "/" + record.relativePath))
                     }
-                    guard let parent = held?.fd else { continue }
-                    var unchecked = false
-                    let failure = fresh ? try createFile(record, in: parent, name, digestUnchecked: &unchecked)
-                        : try extractFile(record, into: parent, name, digestUnchecked: &unchecked)
-                    if let failure {
-                        outcome.add(problem: failure)
-                    } else {
-                        outcome.add(verified: record.size, unchecked: unchecked)
-                        box.report(record.size)
-                    }
-                } catch {
-                    outcome.fail(MobileBackupError.io(error, destination.path + "/" + record.relativePath))
                 }
             }
         }
@@ -153,12 +162,39 @@ extension BackupReader {
         // Dropped on failure on purpose: a folder's time is the one thing
         // here whose loss loses no data, and a folder swapped away since it
         // was filled was already reported with its files.
+        // Each is set from its parent (`utimensat`, never through a link),
+        // which the deepest-first order keeps open for its siblings.
         for (path, seconds) in directoryTimes.reversed() {
-            try? directories.open(path).setModificationTime(nanoseconds: seconds * 1_000_000_000)
+            let (parentPath, name) = DirectoryHandle.split(path)
+            if path.isEmpty {
+                try? directories.open(path).setModificationTime(nanoseconds: seconds * 1_000_000_000)
+            } else {
+                try? directories.open(parentPath).setModificationTime(of: name, nanoseconds: seconds * 1_000_000_000)
+            }
         }
         withExtendedLifetime(directories) {}
         return report
     }
+
+    /// The files' indices cut into runs that share a folder (`parents` is in
+    /// path order, so a folder's files are mostly consecutive), at most
+    /// ``folderGroupLimit`` each. Workers take a run at a time: creating a
+    /// file locks its folder in the kernel, so workers in different folders
+    /// create in parallel where workers in one folder would queue, and a
+    /// very large folder is still shared out.
+    static func folderGroups(of parents: [String]) -> [Range<Int>] {
+        var groups: [Range<Int>] = []
+        var start = 0
+        for index in parents.indices.dropFirst() where parents[index] != parents[start] || index - start >= folderGroupLimit {
+            groups.append(start..<index)
+            start = index
+        }
+        if !parents.isEmpty { groups.append(start..<parents.count) }
+        return groups
+    }
+
+    /// The most files of one folder a worker takes at a time.
+    static let folderGroupLimit = 256
 
     /// Writes one file through a temporary name in `parent`; returns the
     /// problem when its payload is damaged (and then nothing is left behind).
@@ -259,6 +295,10 @@ private final class ExtractionDirectories {
 
     private let root: DirectoryHandle
     private var opened: [String: FileDescriptor] = [:]
+    /// Directories this extraction already made or found: one closed to
+    /// stay under ``limit`` is opened again without another `mkdirat`
+    /// (which would fail with `EEXIST` and cost a `fstatat` more).
+    private var known: Set<String> = []
 
     init(_ root: DirectoryHandle) { self.root = root }
 
@@ -276,8 +316,9 @@ private final class ExtractionDirectories {
         } else {
             let (parentPath, name) = DirectoryHandle.split(relativePath)
             let parent = try open(parentPath)
-            try parent.makeDirectoryIfMissing(name)
+            if !known.contains(relativePath) { try parent.makeDirectoryIfMissing(name) }
             fd = try parent.openDirectory(name)
+            known.insert(relativePath)
         }
         opened[relativePath] = fd
         return fd
@@ -314,11 +355,19 @@ private final class ExtractionOutcome: @unchecked Sendable {
         }
     }
 
-    func add(verified bytes: Int64, unchecked: Bool) {
+    /// What one worker verified in one run of files.
+    struct Tally {
+        var files = 0
+        var bytes: Int64 = 0
+        var uncheckedDigests = 0
+    }
+
+    func add(_ tally: Tally) {
+        guard tally.files > 0 else { return }
         lock.withLock {
-            verifiedFiles += 1
-            verifiedBytes += bytes
-            if unchecked { uncheckedDigests += 1 }
+            verifiedFiles += tally.files
+            verifiedBytes += tally.bytes
+            uncheckedDigests += tally.uncheckedDigests
         }
     }
 

@@ -11,7 +11,9 @@ struct CacheRefetchCommand: AsyncParsableCommand {
         abstract: "Fetch again, from their recorded URLs, the files the launch check finds missing or damaged.",
         discussion: """
             The device's network conditions apply: in airplane mode nothing is attempted and the \
-            missing files are listed with the reason.
+            missing files are listed with the reason. Recorded URLs and redirects may reach only the \
+            origins the app declares (Info.plist SBAllowedDownloadHosts, else the manifest's own hosts), and \
+            private or link-local addresses only when the device allows its local network.
 
             Example: sandbox cache refetch com.example.Possessions --parallel 8
             """)
@@ -21,7 +23,10 @@ struct CacheRefetchCommand: AsyncParsableCommand {
     @Option(help: "Downloads at once.")
     var parallel = 8
 
-    @Flag(help: "Let recorded URLs and redirects reach private, link-local and other special-purpose addresses (refused by default).")
+    @Flag(help: """
+        Let recorded URLs and redirects reach private, link-local and other special-purpose addresses for this run \
+        (refused unless the device allows its local network: sandbox network set --local-network on).
+        """)
     var allowPrivateNetwork = false
 
     func run() async throws {
@@ -32,8 +37,9 @@ struct CacheRefetchCommand: AsyncParsableCommand {
             let downloader = Downloader(conditions: DeviceConditions.current(of: device))
             let cache = try CachedResources(container: container, downloader: downloader)
             let bar = CountProgressBar.forStandardError(minimumTotal: 1)
+            let localNetwork = try device.network.localNetworkAllowed
             let policy = HostPolicy(allowedOrigins: try Self.declaredOrigins(app.bundle.info.raw),
-                                    allowsPrivateAddresses: allowPrivateNetwork)
+                                    allowsPrivateAddresses: allowPrivateNetwork || localNetwork)
             let report = try await cache.restoreMissing(concurrency: parallel, hostPolicy: policy) { progress in
                 bar?.update(done: progress.done, total: progress.total)
             }

@@ -17,6 +17,7 @@ struct NetworkSetCommand: ParsableCommand {
               sandbox network set --airplane on --wifi on --device ci
               sandbox network set --cellular on --wifi off
               sandbox network set --lock on
+              sandbox network set --local-network on
               sandbox network set --advance 1800 --json
             """)
 
@@ -35,6 +36,10 @@ struct NetworkSetCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Connect the device to power or disconnect it (iCloud backup runs on power).", valueName: "on|off"))
     var power: Toggle?
 
+    @Option(help: ArgumentHelp("Let downloads reach private, link-local and other special-purpose addresses, or refuse them (the default).",
+                               valueName: "on|off"))
+    var localNetwork: Toggle?
+
     @Option(help: ArgumentHelp("Move the network clock forward by this many seconds (30 minutes: 1800).",
                                valueName: "seconds"))
     var advance: Double?
@@ -42,8 +47,8 @@ struct NetworkSetCommand: ParsableCommand {
     @OptionGroup var options: DeviceOptions
 
     func validate() throws {
-        if wifi == nil, cellular == nil, airplane == nil, lock == nil, power == nil, advance == nil {
-            throw ValidationError("Nothing to set: give --wifi, --cellular, --airplane, --lock, --power or --advance.")
+        if wifi == nil, cellular == nil, airplane == nil, lock == nil, power == nil, localNetwork == nil, advance == nil {
+            throw ValidationError("Nothing to set: give --wifi, --cellular, --airplane, --lock, --power, --local-network or --advance.")
         }
         if let advance, !(advance.isFinite && advance >= 0) {
             throw ValidationError("--advance takes a number of seconds, 0 or more (got \(advance)).")
@@ -58,6 +63,7 @@ struct NetworkSetCommand: ParsableCommand {
                 if let cellular { network.setCellular(cellular.isOn) }
                 if let lock { network.setLocked(lock.isOn) }
                 if let power { network.setPower(power.isOn) }
+                if let localNetwork { network.setLocalNetworkAllowed(localNetwork.isOn) }
                 if let advance { try network.advance(by: advance) }
                 return network
             }

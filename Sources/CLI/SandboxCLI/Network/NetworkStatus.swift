@@ -33,6 +33,8 @@ struct NetworkStatus: Encodable {
     var locked: Bool
     /// Connected to power (iCloud backup runs locked, on power, on Wi-Fi).
     var onPower: Bool
+    /// Whether downloads may reach private and link-local addresses.
+    var localNetworkAllowed: Bool
     /// `wifi` or `cellular`; absent when there is no route.
     var route: NetworkRoute?
     /// Why there is no route; absent when there is one.
@@ -50,6 +52,7 @@ struct NetworkStatus: Encodable {
         airplaneMode = network.airplaneMode
         locked = network.locked
         onPower = network.onPower
+        localNetworkAllowed = network.localNetworkAllowed
         switch network.route(at: now) {
         case .success(let route): self.route = route
         case .failure(let outage): unavailable = outage
@@ -64,6 +67,7 @@ struct NetworkStatus: Encodable {
         lines.append("Airplane mode: \(airplaneMode ? "on" : "off")")
         lines.append("Locked: \(locked ? "yes" : "no")")
         lines.append("Power: \(onPower ? "connected" : "not connected")")
+        lines.append("Local network: \(localNetworkAllowed ? "allowed" : "refused")")
         if let route {
             lines.append("Route: \(route == .wifi ? "Wi-Fi" : "cellular")")
         } else if let unavailable {
