@@ -402,7 +402,7 @@ let package = Package(
             // The file-system module's guarantees: confinement, atomic
             // replace, locks, tree walks.
             name: "FileSystemTests",
-            dependencies: ["FileSystem", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["FileSystem", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/FileSystemTests"
         ),
         .testTarget(

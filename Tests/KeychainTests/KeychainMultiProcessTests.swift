@@ -19,8 +19,8 @@ import Testing
                 "--app", Apps.mail.accessGroups[1], "--prefix", "process \(index)", "--count", "\(perProcess)",
             ])
         }
-        for process in processes { process.waitUntilExit() }
-        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        let exits = processes.map { $0.waitForExit() }
+        #expect(exits.allSatisfy { $0.status == 0 })
 
         let items = try fixture.keychain.client(for: Apps.mail).query(.init(.genericPassword, limit: .all, returning: .all))
         #expect(items.count == 4 * perProcess)

@@ -2,6 +2,7 @@ import Foundation
 import Preferences
 import PropertyList
 import Testing
+import TestSupport
 
 /// Real processes writing one domain at once, and one killed mid-flush.
 @Suite(.serialized) struct MultiProcessTests {
@@ -18,8 +19,8 @@ import Testing
                 + (writer.isMultiple(of: 2) ? fixture.writerDomainArguments : ["--file", fixture.domainFile.path])
                 + ["--prefix", "w\(writer)", "--count", "1000", "--every", "25"])
         }
-        for writer in writers { writer.waitUntilExit() }
-        #expect(writers.allSatisfy { $0.terminationStatus == 0 })
+        let exits = writers.map { $0.waitForExit() }
+        #expect(exits.allSatisfy { $0.status == 0 })
 
         let contents = try #require(try fixture.fileContents()?.dictionaryValue)
         #expect(contents.count == 4_001)
@@ -44,8 +45,7 @@ import Testing
             _ = output.fileHandleForReading.availableData
             Thread.sleep(forTimeInterval: 0.005 + Double(round) * 0.013)
             TestPlatform.killImmediately(writer.processIdentifier)
-            writer.waitUntilExit()
-            #expect(writer.terminationReason == .uncaughtSignal)
+            #expect(writer.waitForExit().wasSignalled)
 
             let contents = try #require(try fixture.fileContents()?.dictionaryValue, "round \(round): unreadable file")
             #expect(contents.count == keys, "round \(round)")

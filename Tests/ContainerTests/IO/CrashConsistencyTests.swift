@@ -31,7 +31,7 @@ import Testing
             // first write, usually in the middle of one of many.
             usleep(UInt32.random(in: 0...12_000) + extraWait)
             LibC.kill(writer.processIdentifier)
-            writer.waitUntilExit()
+            writer.waitForExit()
             let data = try container.read(path)
             #expect(CrashWriter.isComplete(data, size: size), "round \(round): torn file of \(data.count) bytes")
             if let line = String(decoding: data.prefix(32), as: UTF8.self).split(separator: "\n").first {

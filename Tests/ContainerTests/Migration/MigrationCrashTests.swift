@@ -30,7 +30,7 @@ import Testing
                 _ = output.fileHandleForReading.availableData  // "ready" (or end of file if it failed)
                 usleep(UInt32.random(in: 0...UInt32(span * 1_000_000), using: &generator))
                 LibC.kill(child.processIdentifier)
-                child.waitUntilExit()
+                child.waitForExit()
                 kills += 1
                 let pending = try ContainerMigration(container: container, to: destination).pendingProgress()
                 if let pending, pending.completedItems > 0, !pending.isFinished { midwayKills += 1 }
@@ -64,7 +64,7 @@ import Testing
         let child = try CrashWriter.start(["migrate", container.root.path, "support", "32"], output: output)
         _ = output.fileHandleForReading.availableData
         let started = Date()
-        child.waitUntilExit()
+        child.waitForExit()
         let span = Date().timeIntervalSince(started)
         try FileManager.default.removeItem(at: container.root)
         return min(max(span, 0.005), 2)

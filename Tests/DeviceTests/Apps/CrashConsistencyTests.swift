@@ -1,6 +1,7 @@
 @testable import Device
 import Foundation
 import Testing
+import TestSupport
 
 /// `device-crash-worker` updates an app back and forth between two versions
 /// and installs and uninstalls a second app, forever; it is killed with
@@ -39,7 +40,7 @@ import Testing
             try Self.waitForLines(1 + Int.random(in: 0...3), from: pipe.fileHandleForReading)
             LibC.sleep(microseconds: UInt32.random(in: 0...80_000))
             LibC.kill(worker.processIdentifier)
-            worker.waitUntilExit()
+            worker.waitForExit()
 
             // A kill inside an operation leaves a journal or unnamed containers.
             let before = fixture.containerDirectories("Data/Application") + fixture.containerDirectories("Bundle/Application")

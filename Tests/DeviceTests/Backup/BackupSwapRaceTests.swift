@@ -73,7 +73,7 @@ import Testing
     /// Stops the racer and returns how many swaps it made.
     static func stopRacer(_ racer: Racer) throws -> Int {
         try Data().write(to: racer.stopFile)
-        racer.process.waitUntilExit()
+        racer.process.waitForExit()
         let text = String(decoding: racer.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return text.split(separator: "\n").compactMap { $0.hasPrefix("swaps ") ? Int($0.dropFirst(6)) : nil }.first ?? 0
     }

@@ -4,6 +4,7 @@ import Foundation
 import SystemPackage
 import MobileBackup
 import Testing
+import TestSupport
 
 /// Issue 29, finding 13: a backup killed while it copies leaves its staging
 /// folder; the next backup into that directory removes it before it writes,
@@ -26,7 +27,7 @@ import Testing
         let worker = try Helper.start("device-crash-worker", ["backup", fixture.device.root.path, backups.path], output: pipe)
         try CrashConsistencyTests.waitForLines(1, from: pipe.fileHandleForReading)
         LibC.kill(worker.processIdentifier)
-        worker.waitUntilExit()
+        worker.waitForExit()
         #expect(Self.exists(staging), "the killed backup left no staging folder to test with")
         #expect(!Self.exists(backups.appendingPathComponent(udid)))
 

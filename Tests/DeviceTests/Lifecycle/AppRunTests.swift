@@ -141,7 +141,7 @@ import Testing
         let fixture = try DeviceFixture()
         _ = try fixture.install()
         let process = try ChildProcess.start(URL(fileURLWithPath: "/bin/true"), [])
-        process.waitUntilExit()
+        process.waitForExit()
         try fixture.device.writeRunRecord(RunRecord(bundleID: "com.example.notes", pid: process.processIdentifier,
                                                     state: .active, kind: "process"))
         #expect(try !fixture.device.isRunning("com.example.notes"))

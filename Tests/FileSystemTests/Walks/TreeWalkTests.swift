@@ -2,6 +2,7 @@ import FileSystem
 import Foundation
 import SystemPackage
 import Testing
+import TestSupport
 
 /// Descriptor tree walks: never through a link, and a file read after a
 /// scan must be the one the scan saw.
@@ -47,8 +48,7 @@ import Testing
         made.arguments = ["-c", "cd \"$0\" && printf 'abc' > \"$(printf 'bad\\377')\" && mkdir \"$(printf 'dir\\376')\""
                           + " && printf 'z' > \"$(printf 'dir\\376/in.txt')\"", scratch.path + "/tree"]
         try made.run()
-        made.waitUntilExit()
-        try #require(made.terminationStatus == 0)
+        try #require(made.waitForExit().status == 0)
         let tree = try scratch.directory.openDirectory("tree")
         defer { tree.closeQuietly() }
 

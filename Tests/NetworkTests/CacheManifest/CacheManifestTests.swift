@@ -14,9 +14,8 @@ struct CacheManifestTests {
         let path = directory.url.appendingPathComponent("home").path
         let first = try ChildProcess.start(worker, ["--record", path, "400", "a"])
         let second = try ChildProcess.start(worker, ["--record", path, "400", "b"])
-        first.waitUntilExit()
-        second.waitUntilExit()
-        #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
+        let exits = (first.waitForExit(), second.waitForExit())
+        #expect(exits.0.status == 0 && exits.1.status == 0)
         #expect(try CacheManifest(container: container).count() == 800)
     }
 

@@ -47,7 +47,7 @@ struct KilledDownloadTests {
                 kill(process.processIdentifier, SIGKILL)
                 return size
             }
-            process.waitUntilExit()
+            process.waitForExit()
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("start ") }), let start = Int(line.dropFirst(6)) {
                 // What was on disk from the previous run is never fetched again.

@@ -50,7 +50,7 @@ final class ContentServerProcess: @unchecked Sendable {
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     /// Adds faults for the next requests.

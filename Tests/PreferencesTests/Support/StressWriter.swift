@@ -16,7 +16,6 @@ enum StressWriter {
     /// Runs the writer to the end and returns its exit status.
     static func run(_ arguments: [String]) throws -> Int32 {
         let process = try start(arguments)
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitForExit().status
     }
 }

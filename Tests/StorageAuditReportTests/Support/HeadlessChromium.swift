@@ -34,7 +34,7 @@ enum HeadlessChromium {
             let grace = Date().addingTimeInterval(5)
             while process.isRunning && Date() < grace { Thread.sleep(forTimeInterval: 0.1) }
             if process.isRunning { _ = try? ChildProcess.run(URL(fileURLWithPath: "/bin/kill"), ["-KILL", "\(process.processIdentifier)"]) }
-            process.waitUntilExit()
+            process.waitForExit()
             throw TimedOut(seconds: timeout)
         }
         let output = String(decoding: (try? scratch.read("chromium.log")) ?? Data(), as: UTF8.self)

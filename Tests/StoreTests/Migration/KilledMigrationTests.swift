@@ -111,8 +111,7 @@ struct KilledMigrationTests {
         let timed = directory.path("timed-\(label).sqlite")
         try FileManager.default.copyItem(atPath: template, toPath: timed)
         let whole = try Self.start(worker, store: timed, models: modelFiles, in: directory, label: "timed-\(label)")
-        whole.process.waitUntilExit()
-        #expect(whole.process.terminationStatus == 0)
+        #expect(whole.process.waitForExit().status == 0)
         // As the worker measured it: a loaded machine may delay this process's own clock reading.
         let done = try String(contentsOf: whole.output, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("done ") }
         let seconds = try #require(done?.split(separator: " ").last.flatMap { Double($0) })
@@ -130,7 +129,7 @@ struct KilledMigrationTests {
             let fraction = Double(Int.random(in: 0...2500, using: &generator)) / 1000
             try await Task.sleep(for: duration * fraction)
             kill(run.process.processIdentifier, SIGKILL)
-            run.process.waitUntilExit()
+            run.process.waitForExit()
 
             // Opening read-write first lets SQLite roll back a hot journal or replay its WAL.
             try Self.recover(store)
@@ -141,8 +140,7 @@ struct KilledMigrationTests {
                 #expect(try keys(store, first) == originalKeys)
                 // The next launch migrates it.
                 let rerun = try Self.start(worker, store: store, models: modelFiles, in: directory, label: "\(label)-\(index)-again")
-                rerun.process.waitUntilExit()
-                #expect(rerun.process.terminationStatus == 0)
+                #expect(rerun.process.waitForExit().status == 0)
             } else {
                 #expect(hashes == last.versionHashes)
                 outcomes["new", default: 0] += 1

@@ -50,14 +50,14 @@ public final class ServiceProcess: @unchecked Sendable {
     public func kill() {
         guard process.isRunning else { return }
         Foundation.kill(pid, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     /// Stops the server (SIGTERM) and waits for it.
     public func stop() {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     deinit { kill() }
