@@ -78,7 +78,8 @@ public enum CloudRestore {
             }
             report.appsNotInstalled = restored.appsNotInstalled.sorted()
             report.appsRestored = manifest.apps.filter { !restored.appsNotInstalled.contains($0) }
-            report.keychain = "\(restored.keychain)"
+            // nil: the keychain was not part of this restore.
+            report.keychain = restored.keychain.map { "\($0)" } ?? "notRestored"
         }
         report.seconds = Date().timeIntervalSince(started)
         return report

@@ -19,11 +19,28 @@ public struct CloudJSONDecoder: RequestDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         guard buffer.readableBytes > Self.inlineLimit else { return try JSONDecoder().decode(T.self, from: buffer) }
-        // The metatype crosses to the pool thread and back, nothing else
-        // holds it: a type is immutable, whatever Swift can prove of T.
-        nonisolated(unsafe) let decoded = T.self
-        return try await OffThePool.run { try JSONDecoder().decode(decoded, from: buffer) }
+        // Erased before it crosses: the closure that runs on the pool
+        // thread then holds no metadata of `T`, a type Swift cannot prove
+        // sendable (its conformance might be isolated).
+        let job: any DecodeWork = DecodeJob<T>(buffer: buffer)
+        let decoded = try await OffThePool.run { try job.decode() }
+        guard let value = decoded as? T else {
+            throw HTTPError(.internalServerError, message: "a body decoded as another type than asked")
+        }
+        return value
     }
+}
+
+/// A body to decode, its type erased (see ``CloudJSONDecoder``).
+private protocol DecodeWork: Sendable {
+    func decode() throws -> Any
+}
+
+/// One body to decode as `T`.
+private struct DecodeJob<T: Decodable>: DecodeWork {
+    let buffer: ByteBuffer
+
+    func decode() throws -> Any { try JSONDecoder().decode(T.self, from: buffer) }
 }
 
 /// Work too long for a cooperative thread, run on NIO's thread pool.

@@ -34,15 +34,23 @@ public struct CloudMetrics: Sendable {
         chunksCollected = CoreMetrics.Counter(label: "sandbox_cloud_chunks_collected_total", factory: factory)
     }
 
+    /// The registry's gauge named `name` (whole: no unit suffix is added),
+    /// with an `account` label when given.
+    private func gauge(_ name: String, _ help: String, account: String? = nil) -> Prometheus.Gauge {
+        let descriptor = MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+        guard let account else { return registry.makeGauge(descriptor: descriptor) }
+        return registry.makeGauge(descriptor: descriptor, labels: [("account", account)])
+    }
+
     /// The Prometheus text: this process's counters, then the ledger's figures.
     func exposition(_ totals: LedgerTotals) -> String {
-        registry.makeGauge(name: "sandbox_cloud_stored_chunks").set(Double(totals.chunks))
-        registry.makeGauge(name: "sandbox_cloud_stored_bytes").set(Double(totals.storedBytes))
-        registry.makeGauge(name: "sandbox_cloud_referenced_bytes").set(Double(totals.referencedBytes))
-        registry.makeGauge(name: "sandbox_cloud_deduplicated_bytes").set(Double(totals.deduplicatedBytes))
+        gauge("sandbox_cloud_stored_chunks", "Chunks stored, all accounts").set(Double(totals.chunks))
+        gauge("sandbox_cloud_stored_bytes", "Bytes stored, all accounts").set(Double(totals.storedBytes))
+        gauge("sandbox_cloud_referenced_bytes", "Bytes the snapshots refer to, all accounts").set(Double(totals.referencedBytes))
+        gauge("sandbox_cloud_deduplicated_bytes", "Bytes deduplication saved, all accounts").set(Double(totals.deduplicatedBytes))
         for account in totals.accounts {
-            registry.makeGauge(name: "sandbox_cloud_account_used_bytes", labels: [("account", account.name)]).set(Double(account.used))
-            registry.makeGauge(name: "sandbox_cloud_account_quota_bytes", labels: [("account", account.name)]).set(Double(account.quota))
+            gauge("sandbox_cloud_account_used_bytes", "Bytes an account uses", account: account.name).set(Double(account.used))
+            gauge("sandbox_cloud_account_quota_bytes", "An account's quota in bytes", account: account.name).set(Double(account.quota))
         }
         return registry.emitToString()
     }

@@ -6,6 +6,6 @@ extension OrderedSet {
     /// keys array. Only meaningful while the set is alive, so callers compare
     /// it only among values one operation holds.
     var storageIdentity: UnsafeRawPointer? {
-        elements.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        elements.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { UnsafeRawPointer($0) } }
     }
 }

@@ -69,7 +69,10 @@ final class PersistentDomain: @unchecked Sendable {
 
     deinit {
         watcher?.cancel()
-        try? flush(durability: .atomic)
+        // The last chance to save what is pending; a deinit has no one to
+        // tell of a failure. A caller that must know flushes first (the
+        // public synchronize and flush throw).
+        _ = try? flush(durability: .atomic)
     }
 
     // MARK: Reading
