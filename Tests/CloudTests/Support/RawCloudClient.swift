@@ -36,6 +36,15 @@ struct RawCloudClient: Sendable {
         base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
     }
 
+    /// Idle connections are dropped before the server's 30-second idle
+    /// timeout closes them (with `HTTPClient.shared`'s 60 s, a request after
+    /// a 31 s pause met a reset). Process-wide, so it needs no shutdown.
+    static let http: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.idleTimeout = .seconds(20)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     /// Sends one request; `authorization` is the whole header value.
     func send(_ method: String, _ path: String, authorization: String? = nil, body: [UInt8]? = nil,
               contentType: String = "application/json") async throws -> RawCloudResponse {
@@ -46,7 +55,7 @@ struct RawCloudClient: Sendable {
             request.headers.add(name: "Content-Type", value: contentType)
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        let response = try await Self.http.execute(request, timeout: .seconds(120))
         let bytes = try await response.body.collect(upTo: 8 << 20)
         return RawCloudResponse(status: Int(response.status.code), headers: response.headers, body: Array(bytes.readableBytesView))
     }

@@ -65,31 +65,6 @@ final class RawConnection: Sendable {
         }
     }
 
-    /// Waits for the server's first bytes (the start of an answer), at most
-    /// `limit` seconds; a test then knows the server holds the connection.
-    /// The connection's inbound side is read once: use it on a connection
-    /// that is only held and closed afterwards, not read to its end.
-    func readFirstBytes(limit: Double) async throws -> [UInt8] {
-        try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                for try await buffer in self.channel.inbound where buffer.readableBytes > 0 {
-                    return Array(buffer.readableBytesView)
-                }
-                return []
-            }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(limit * 1e9))
-                return nil
-            }
-            guard let first = try await group.next(), let bytes = first else {
-                group.cancelAll()
-                throw RawCloudFailure("the server sent nothing for \(limit) s")
-            }
-            group.cancelAll()
-            return bytes
-        }
-    }
-
     /// Finishes the writer, then closes. NIO asserts (in debug builds) that
     /// an async channel's writer is finished before it goes: a connection
     /// dropped while still open crashed the test process.

@@ -94,6 +94,10 @@ public struct CloudClient: Sendable {
         var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(5), read: .seconds(60)))
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16
+        // Idle connections go before the service's 30-second idle timeout
+        // closes them: a request sent on a connection the server is closing
+        // meets a reset ("Connection reset by peer" after a 31 s pause).
+        configuration.connectionPool.idleTimeout = .seconds(20)
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
