@@ -166,11 +166,9 @@ extension BackupReader {
         // which the deepest-first order keeps open for its siblings.
         for (path, seconds) in directoryTimes.reversed() {
             let (parentPath, name) = DirectoryHandle.split(path)
-            if path.isEmpty {
-                try? directories.open(path).setModificationTime(nanoseconds: seconds * 1_000_000_000)
-            } else {
-                try? directories.open(parentPath).setModificationTime(of: name, nanoseconds: seconds * 1_000_000_000)
-            }
+            let nanoseconds = seconds * 1_000_000_000
+            try? path.isEmpty ? directories.open(path).setModificationTime(nanoseconds: nanoseconds)
+                : directories.open(parentPath).setModificationTime(of: name, nanoseconds: nanoseconds)
         }
         withExtendedLifetime(directories) {}
         return report
