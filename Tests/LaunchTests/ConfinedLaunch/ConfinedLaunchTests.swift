@@ -44,6 +44,21 @@ import Testing
         #expect(try launch.start().wait() == .exited(0))
     }
 
+    /// `ProcessControl.spawn` itself, which tests and tools use without the
+    /// trampoline: a test runner holds hundreds of descriptors without
+    /// close-on-exec, and a child limited to 256 (the deep-tree tests run
+    /// `sandbox` under `ulimit -n 256`) started with most of them taken.
+    @Test("a spawned program gets none of its parent's descriptors")
+    func spawnPassesOnlyTheStreams() throws {
+        let held = (0..<40).map { _ in dup(2) }
+        defer { held.forEach { _ = close($0) } }
+        #expect(held.allSatisfy { $0 >= 0 })
+        // `ls` lists its own: the three streams and the listing's directory.
+        let listing = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ls /proc/self/fd"])
+        let descriptors = listing.output.split(separator: "\n")
+        #expect(descriptors.count == 4, "the program had \(descriptors)")
+    }
+
     @Test("a missing program is refused before anything starts")
     func missingExecutable() throws {
         var launch = try shell("true")

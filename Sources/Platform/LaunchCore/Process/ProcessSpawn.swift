@@ -13,6 +13,9 @@ import Darwin
 // Not imported from Glibc: `pipe2` (behind _GNU_SOURCE).
 @_silgen_name("pipe2")
 private func c_pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+// Not imported from Glibc either (behind __USE_MISC); glibc 2.34 and later.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func c_addclosefrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
 #endif
 
 extension ProcessControl {
@@ -20,7 +23,11 @@ extension ProcessControl {
     /// `environment` (`NAME=value` strings); `descriptors` maps a descriptor
     /// number in the child to a descriptor of this process, applied in
     /// order. The program starts with every signal at its default action and
-    /// none blocked. Returns the child's pid.
+    /// none blocked, and with no descriptor of this process but the ones
+    /// `descriptors` names: a test runner or a device keeps hundreds open
+    /// without close-on-exec, and a child limited to 256 descriptors (or an
+    /// app that must not see its launcher's files) would start with them.
+    /// Returns the child's pid.
     public static func spawn(_ executable: String, arguments: [String], environment: [String],
                              descriptors: [(child: Int32, parent: Int32)]) throws(SystemFailure) -> Int32 {
         var actions = posix_spawn_file_actions_t()
@@ -32,6 +39,11 @@ extension ProcessControl {
             let status = posix_spawn_file_actions_adddup2(&actions, parent, child)
             guard status == 0 else { throw SystemFailure(errno: status) }
         }
+        #if os(Linux)
+        let firstUnnamed = max(2, descriptors.map(\.child).max() ?? 2) + 1
+        let closing = c_addclosefrom(&actions, firstUnnamed)
+        guard closing == 0 else { throw SystemFailure(errno: closing) }
+        #endif
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -45,7 +57,14 @@ extension ProcessControl {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        #if canImport(Darwin)
+        // Darwin's form of the closefrom action above: only the dup2'd
+        // descriptors survive exec.
+        let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT
+        #else
+        let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard status == 0 else { throw SystemFailure(errno: status) }
