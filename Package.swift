@@ -70,10 +70,12 @@ let package = Package(
             path: "Sources/Platform/FileSystem"
         ),
         .target(
-            // `CodedError<Code>`: code, message and the code's context (a
-            // path by default), the error shape several modules share, each
-            // binding it to its own `Code` enum. Depends on nothing, not even
-            // Foundation, so LaunchCore may use it.
+            // `CodedError<Code>`: code, message, the code's context (a path
+            // by default) and the error it was made from, the error shape
+            // several modules share, each binding it to its own `Code` enum;
+            // and the cause chain every error can be asked about
+            // (`isDiskFull`, `firstCause(of:)`). Depends on nothing, not even
+            // Foundation, so LaunchCore and FileSystem may use it.
             name: "CodedErrors",
             path: "Sources/Platform/CodedErrors"
         ),
@@ -458,7 +460,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContainerTests",
-            dependencies: ["TestSupport", "Container", "FileSystem", "PropertyList", "container-crash-writer",
+            dependencies: ["TestSupport", "CodedErrors", "Container", "FileSystem", "PropertyList", "container-crash-writer",
                            .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/ContainerTests"
