@@ -3,10 +3,11 @@ import PackageDescription
 
 // Layers, lowest first; the folders under Sources/ are these layers, and a
 // module depends on modules of lower layers and of its own, never higher:
-//   Platform:  FileSystem (every file-system call), LaunchCore (Landlock and
-//              process control, no Foundation; on CodedErrors),
-//              sandbox-confine, CodedErrors (the one error shape of most
-//              modules' errors; no dependencies)
+//   Platform:  FileSystem (every file-system call; on CodedErrors),
+//              LaunchCore (Landlock and process control, no Foundation; on
+//              CodedErrors), sandbox-confine, CodedErrors (the one error
+//              shape of most modules' errors and the cause chain of every
+//              error; no dependencies)
 //   Formats:   PropertyList, KeyedArchive
 //   Storage:   Container, Keychain, Preferences
 //   Database:  PredicateFormat (NSPredicate's format language, to SQL and in
@@ -66,7 +67,7 @@ let package = Package(
             // raw-memory calls): held directories, atomic replace, locks,
             // tree walks, extended attributes.
             name: "FileSystem",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CodedErrors", .product(name: "SystemPackage", package: "swift-system")],
             path: "Sources/Platform/FileSystem"
         ),
         .target(
@@ -93,7 +94,7 @@ let package = Package(
         ),
         .target(
             name: "KeyedArchive",
-            dependencies: ["FileSystem", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["CodedErrors", "FileSystem", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Sources/Formats/KeyedArchive"
         ),
         .target(
@@ -227,7 +228,7 @@ let package = Package(
             // on Apple platforms).
             name: "NetworkTransfers",
             dependencies: [
-                "FileSystem", "Container", "CacheManifest", "NetworkConditions",
+                "CodedErrors", "FileSystem", "Container", "CacheManifest", "NetworkConditions",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -240,6 +241,7 @@ let package = Package(
             // listens: the one way ContentServer and CloudService start.
             name: "HTTPServing",
             dependencies: [
+                "CodedErrors",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -281,7 +283,7 @@ let package = Package(
             // OpenStack Swift), served by Hummingbird.
             name: "CloudService",
             dependencies: [
-                "CloudProtocol", "HTTPServing", "FileSystem",
+                "CloudProtocol", "CodedErrors", "HTTPServing", "FileSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -333,6 +335,7 @@ let package = Package(
             name: "SandboxCLI",
             dependencies: [
                 "TerminalText",
+                "CodedErrors",
                 "PropertyList",
                 "KeyedArchive",
                 "Keychain",

@@ -60,6 +60,10 @@ public enum MobileBackupErrorCode: String, ErrorCode, CaseIterable {
         let location = place.isEmpty ? "" : " (\(place.joined(separator: ", ")))"
         return "\(error.code.rawValue)\(location): \(error.message)"
     }
+
+    /// ``insufficientSpace`` is ``CodedErrors/FailureKind/noSpace``; a
+    /// full disk met while writing is an ``ioFailed`` whose cause says so.
+    public var failureKind: FailureKind? { self == .insufficientSpace ? .noSpace : nil }
 }
 
 /// Where a ``MobileBackupError`` happened.

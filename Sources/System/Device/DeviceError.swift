@@ -52,6 +52,9 @@ public enum DeviceErrorCode: String, ErrorCode, CaseIterable {
         guard let path = error.path, !error.message.contains(path) else { return error.message }
         return "\(error.message): \(path)"
     }
+
+    /// ``diskFull`` is ``CodedErrors/FailureKind/noSpace``.
+    public var failureKind: FailureKind? { self == .diskFull ? .noSpace : nil }
 }
 
 /// What a ``DeviceError`` concerns.

@@ -1,8 +1,10 @@
 import CloudProtocol
+import CodedErrors
 
 /// A request the service refuses or cannot serve: a stable code (which
-/// fixes the HTTP status), a sentence, and the figures a device needs.
-public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+/// fixes the HTTP status), a sentence, and the figures a device needs; a
+/// storage failure behind it is kept as its cause (never sent to a client).
+public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConvertible, CausedError, ClassifiedError {
     public enum Code: String, Sendable, Hashable {
         case badRequest, unauthorized, notFound, methodNotAllowed, conflict, quotaExceeded, tooLarge, missingChunks, tooManyRequests, unavailable
         case `internal`
@@ -32,6 +34,8 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
     public var missing: [ChunkID]?
     /// For `tooManyRequests`: seconds before a retry can succeed (the `Retry-After` header).
     public var retryAfter: Int?
+    /// The storage failure behind the refusal, if any: kept, not compared.
+    @UncomparedCause public var underlying: (any Error)? = nil
 
     public init(_ code: Code, _ message: String) {
         self.code = code
@@ -65,4 +69,7 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
+
+    /// ``Code/quotaExceeded`` is an exhausted quota.
+    public var failureKind: FailureKind? { code == .quotaExceeded ? .overQuota : nil }
 }

@@ -57,6 +57,9 @@ public enum ContainerErrorCode: ErrorCode {
     public static func describe(_ error: ContainerError) -> String {
         error.path.isEmpty ? error.message : "\(error.message): \(error.path)"
     }
+
+    /// ``diskFull`` is ``CodedErrors/FailureKind/noSpace``.
+    public var failureKind: FailureKind? { self == .diskFull ? .noSpace : nil }
 }
 
 extension ContainerError {
