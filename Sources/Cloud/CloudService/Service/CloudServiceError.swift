@@ -53,13 +53,16 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// A storage failure, as the device should see it: the engine is
-    /// unavailable (retry later) or something is wrong on the server.
+    /// unavailable (retry later) or something is wrong on the server. The
+    /// storage error is kept as the cause, so the server can still tell a
+    /// full disk (`isDiskFull`) from an engine that is down.
     public init(_ error: CloudStorageError) {
         switch error.code {
         case .unavailable, .full: self.init(.unavailable, "storage is unavailable: \(error.description)")
         case .notFound: self.init(.notFound, error.description)
         default: self.init(.internal, "storage failed: \(error.description)")
         }
+        underlying = error
     }
 
     /// The JSON body the service answers with.
