@@ -59,7 +59,7 @@ public enum CloudBackup {
             } catch let error as CloudBackupError {
                 throw error
             } catch {
-                throw CloudBackupError(.io, "cannot stage the backup: \(error)")
+                throw CloudBackupError(.io, "cannot stage the backup").caused(by: error)
             }
             let root = staging + "/" + device.identity.udid
             let previous = LastSnapshot.load(device: device)

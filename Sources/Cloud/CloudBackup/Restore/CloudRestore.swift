@@ -59,7 +59,7 @@ public enum CloudRestore {
                 try FileSystemPaths.removeTree(atPath: root)
                 try FileSystemPaths.makeDirectories(atPath: root, permissions: 0o700)
             } catch {
-                throw CloudBackupError(.io, "cannot prepare \(root): \(error.reason)")
+                throw CloudBackupError(.io, "cannot prepare \(root)").caused(by: error)
             }
         }
         let bytes = try await download(manifest.files, into: root, client: client, cipher: cipher, concurrency: concurrency, progress: progress)
@@ -73,7 +73,7 @@ public enum CloudRestore {
                     return try device.restore(from: try BackupReader(directory: URL(fileURLWithPath: root)),
                                               keychainPassword: keys.keychainPassword)
                 } catch {
-                    throw CloudBackupError(.io, "cannot restore the device from the snapshot: \(error)")
+                    throw CloudBackupError(.io, "cannot restore the device from the snapshot").caused(by: error)
                 }
             }
             report.appsNotInstalled = restored.appsNotInstalled.sorted()
