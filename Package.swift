@@ -444,7 +444,7 @@ let package = Package(
         .executableTarget(
             // Spawned by PreferencesTests and KeychainTests as the "other process".
             name: "prefs-stress-writer",
-            dependencies: ["Preferences", "Keychain", "PropertyList", "Container",
+            dependencies: ["Preferences", "Keychain", "PropertyList", "Container", "CodedErrors", "FileSystem", "TestSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Helpers/PrefsStressWriter"
         ),
@@ -491,7 +491,7 @@ let package = Package(
         .executableTarget(
             // Spawned by DeviceTests: updates and installs killed with SIGKILL.
             name: "device-crash-worker",
-            dependencies: ["Device"],
+            dependencies: ["Device", "CodedErrors", "FileSystem", "TestSupport"],
             path: "Tests/Helpers/DeviceCrashWorker"
         ),
         .executableTarget(
@@ -628,7 +628,7 @@ let package = Package(
             // deduplication, the per-app toggle and garbage collection,
             // interrupted uploads, restore and export.
             name: "CloudTests",
-            dependencies: ["TestSupport", "CloudTestSupport", "CloudProtocol", "CloudService", "CloudBackup", "Device", "MobileBackup", "Keychain",
+            dependencies: ["TestSupport", "CloudTestSupport", "CloudProtocol", "CloudService", "CloudBackup", "CodedErrors", "Device", "MobileBackup", "Keychain",
                            "FileSystem", "sandbox",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "Crypto", package: "swift-crypto"),
