@@ -87,7 +87,7 @@ public enum CloudRestore {
     static func fetchManifest(_ id: ChunkID, client: CloudClient, cipher: ChunkCipher) async throws(CloudBackupError) -> SnapshotManifest {
         let plaintext = try cipher.open(try await client.chunk(id), id: id)
         do { return try JSONDecoder().decode(SnapshotManifest.self, from: Data(plaintext)) } catch {
-            throw CloudBackupError(.damagedChunk, "the snapshot's manifest is not readable: \(error)")
+            throw CloudBackupError(.damagedChunk, "the snapshot's manifest is not readable").caused(by: error)
         }
     }
 
@@ -121,7 +121,7 @@ public enum CloudRestore {
                                 try FileSystemPaths.makeDirectories(atPath: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), permissions: 0o700)
                                 try FileSystemPaths.writeAtomically(written, toPath: path, options: AtomicWriteOptions(durability: .none, permissions: 0o600))
                             } catch {
-                                throw CloudBackupError(.io, "cannot write \(path): \(error.reason)")
+                                throw CloudBackupError(.io, "cannot write \(path)").caused(by: error)
                             }
                         }
                         return file.size
@@ -138,7 +138,7 @@ public enum CloudRestore {
         } catch let error as CloudBackupError {
             throw error
         } catch {
-            throw CloudBackupError(.network, "the download failed: \(error)")
+            throw CloudBackupError(.network, "the download failed").caused(by: error)
         }
         return total
     }
