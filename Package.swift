@@ -3,10 +3,11 @@ import PackageDescription
 
 // Layers, lowest first; the folders under Sources/ are these layers, and a
 // module depends on modules of lower layers and of its own, never higher:
-//   Platform:  FileSystem (every file-system call), LaunchCore (Landlock and
-//              process control, no Foundation; on CodedErrors),
-//              sandbox-confine, CodedErrors (the one error shape of most
-//              modules' errors; no dependencies)
+//   Platform:  FileSystem (every file-system call; on CodedErrors),
+//              LaunchCore (Landlock and process control, no Foundation; on
+//              CodedErrors), sandbox-confine, CodedErrors (the one error
+//              shape of most modules' errors and the cause chain of every
+//              error; no dependencies)
 //   Formats:   PropertyList, KeyedArchive
 //   Storage:   Container, Keychain, Preferences
 //   Database:  PredicateFormat (NSPredicate's format language, to SQL and in
@@ -83,14 +84,16 @@ let package = Package(
             // raw-memory calls): held directories, atomic replace, locks,
             // tree walks, extended attributes.
             name: "FileSystem",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CodedErrors", .product(name: "SystemPackage", package: "swift-system")],
             path: "Sources/Platform/FileSystem"
         ),
         .target(
-            // `CodedError<Code>`: code, message and the code's context (a
-            // path by default), the error shape several modules share, each
-            // binding it to its own `Code` enum. Depends on nothing, not even
-            // Foundation, so LaunchCore may use it.
+            // `CodedError<Code>`: code, message, the code's context (a path
+            // by default) and the error it was made from, the error shape
+            // several modules share, each binding it to its own `Code` enum;
+            // and the cause chain every error can be asked about
+            // (`isDiskFull`, `firstCause(of:)`). Depends on nothing, not even
+            // Foundation, so LaunchCore and FileSystem may use it.
             name: "CodedErrors",
             path: "Sources/Platform/CodedErrors"
         ),
@@ -108,7 +111,7 @@ let package = Package(
         ),
         .target(
             name: "KeyedArchive",
-            dependencies: ["FileSystem", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["CodedErrors", "FileSystem", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
             path: "Sources/Formats/KeyedArchive"
         ),
         .target(
@@ -242,7 +245,7 @@ let package = Package(
             // on Apple platforms).
             name: "NetworkTransfers",
             dependencies: [
-                "FileSystem", "Container", "CacheManifest", "NetworkConditions",
+                "CodedErrors", "FileSystem", "Container", "CacheManifest", "NetworkConditions",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 crypto,
                 .product(name: "Logging", package: "swift-log"),
@@ -255,6 +258,7 @@ let package = Package(
             // listens: the one way ContentServer and CloudService start.
             name: "HTTPServing",
             dependencies: [
+                "CodedErrors",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -296,7 +300,7 @@ let package = Package(
             // OpenStack Swift), served by Hummingbird.
             name: "CloudService",
             dependencies: [
-                "CloudProtocol", "HTTPServing", "FileSystem",
+                "CloudProtocol", "CodedErrors", "HTTPServing", "FileSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
                 grdb,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -348,6 +352,7 @@ let package = Package(
             name: "SandboxCLI",
             dependencies: [
                 "TerminalText",
+                "CodedErrors",
                 "PropertyList",
                 "KeyedArchive",
                 "Keychain",
@@ -457,7 +462,7 @@ let package = Package(
         .executableTarget(
             // Spawned by PreferencesTests and KeychainTests as the "other process".
             name: "prefs-stress-writer",
-            dependencies: ["Preferences", "Keychain", "PropertyList", "Container",
+            dependencies: ["Preferences", "Keychain", "PropertyList", "Container", "CodedErrors", "FileSystem", "TestSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Helpers/PrefsStressWriter"
         ),
@@ -476,7 +481,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContainerTests",
-            dependencies: ["TestSupport", "Container", "FileSystem", "PropertyList", "container-crash-writer",
+            dependencies: ["TestSupport", "CodedErrors", "Container", "FileSystem", "PropertyList", "container-crash-writer",
                            .product(name: "SystemPackage", package: "swift-system"),
                            crypto],
             path: "Tests/ContainerTests"
@@ -504,7 +509,7 @@ let package = Package(
         .executableTarget(
             // Spawned by DeviceTests: updates and installs killed with SIGKILL.
             name: "device-crash-worker",
-            dependencies: ["Device"],
+            dependencies: ["Device", "CodedErrors", "FileSystem", "TestSupport"],
             path: "Tests/Helpers/DeviceCrashWorker"
         ),
         .executableTarget(
@@ -641,7 +646,7 @@ let package = Package(
             // deduplication, the per-app toggle and garbage collection,
             // interrupted uploads, restore and export.
             name: "CloudTests",
-            dependencies: ["TestSupport", "CloudTestSupport", "CloudProtocol", "CloudService", "CloudBackup", "Device", "MobileBackup", "Keychain",
+            dependencies: ["TestSupport", "CloudTestSupport", "CloudProtocol", "CloudService", "CloudBackup", "CodedErrors", "Device", "MobileBackup", "Keychain",
                            "FileSystem", "sandbox",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            crypto,

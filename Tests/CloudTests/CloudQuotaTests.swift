@@ -2,6 +2,7 @@ import CloudTestSupport
 import CloudBackup
 import CloudProtocol
 import CloudService
+import CodedErrors
 import Crypto
 import Foundation
 import Testing
@@ -95,6 +96,10 @@ import Testing
         #expect(refusal?.code == .quotaExceeded, "\(String(describing: refusal))")
         #expect(refusal?.serviceError?.quotaBytes == 3_000_000)
         #expect(refusal?.message.contains("full") == true)
+        // Caught at the top as an exhausted quota, not as a full disk.
+        #expect(refusal?.isOverQuota == true)
+        #expect(refusal?.isDiskFull == false)
+        #expect(CloudServiceError.quotaExceeded(used: 1, quota: 1, needed: 1).isOverQuota)
         let status = try await account.client.account()
         #expect(status.usedBytes <= 3_000_000)
         #expect(status.devices.first?.lastSnapshot?.snapshotID == good.snapshot.snapshotID)

@@ -62,7 +62,7 @@ extension StorageAuditor {
             }
             while let done = open.popLast() { scan.cases.close(done.path, from: done.caseMark) }
         } catch {
-            throw StorageAuditError(.unreadable, path: path, "cannot walk it: \(error)")
+            throw StorageAuditError(.unreadable, path: path, "cannot walk it").caused(by: error)
         }
     }
 

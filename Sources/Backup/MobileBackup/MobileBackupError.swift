@@ -46,8 +46,10 @@ public enum MobileBackupErrorCode: String, ErrorCode, CaseIterable {
     /// `Status.plist`, `Manifest.db`) is a symbolic link, a FIFO, a device,
     /// a socket or a directory: refused, never followed, opened or read.
     case notARegularFile
-    /// The file system cannot hold what the backup would write; found
-    /// before anything is written.
+    /// The file system cannot hold what the backup would write: found
+    /// before anything is written, or by SQLite writing `Manifest.db`
+    /// (`SQLITE_FULL`, its error the cause). A full disk met by another
+    /// write is an ``ioFailed`` whose cause says so (`isDiskFull`).
     case insufficientSpace
     /// Another process is writing a backup of the same device into the same directory.
     case backupInProgress
@@ -60,6 +62,10 @@ public enum MobileBackupErrorCode: String, ErrorCode, CaseIterable {
         let location = place.isEmpty ? "" : " (\(place.joined(separator: ", ")))"
         return "\(error.code.rawValue)\(location): \(error.message)"
     }
+
+    /// ``insufficientSpace`` is ``CodedErrors/FailureKind/noSpace``; a
+    /// full disk met while writing is an ``ioFailed`` whose cause says so.
+    public var failureKind: FailureKind? { self == .insufficientSpace ? .noSpace : nil }
 }
 
 /// Where a ``MobileBackupError`` happened.

@@ -32,6 +32,9 @@ public enum CloudBackupErrorCode: String, ErrorCode {
 
     /// The message alone.
     public static func describe(_ error: CloudBackupError) -> String { error.message }
+
+    /// ``quotaExceeded`` is ``CodedErrors/FailureKind/overQuota``.
+    public var failureKind: FailureKind? { self == .quotaExceeded ? .overQuota : nil }
 }
 
 /// The service's answer behind a ``CloudBackupError``, when it answered.

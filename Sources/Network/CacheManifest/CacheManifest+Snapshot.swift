@@ -42,7 +42,7 @@ extension CacheManifest {
             guard try FileSystemPaths.status(atPath: path)?.isRegularFile == true else { return false }
             log = try FileSystemPaths.status(atPath: path + "-wal")
         } catch {
-            throw CacheManifestError(.file, path: relativePath, "cannot read the manifest's status: \(error)")
+            throw CacheManifestError(.file, path: relativePath, "cannot read the manifest's status").caused(by: error)
         }
         var configuration = Configuration()
         configuration.readonly = true
@@ -62,7 +62,7 @@ extension CacheManifest {
             }
             return true
         } catch {
-            throw CacheManifestError(.database, path: relativePath, "cannot read the manifest: \(error)")
+            throw CacheManifestError(.database, path: relativePath, "cannot read the manifest").caused(by: error)
         }
     }
 

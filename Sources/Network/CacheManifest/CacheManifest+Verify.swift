@@ -52,7 +52,7 @@ extension CacheManifest {
     public func refreshIdentity(of entry: CachedResource) throws(CacheManifestError) {
         let info: ContainerFileInfo
         do { info = try container.attributes(entry.path) } catch {
-            throw CacheManifestError(.file, path: entry.path, "cannot read attributes: \(error)")
+            throw CacheManifestError(.file, path: entry.path, "cannot read attributes").caused(by: error)
         }
         var updated = entry
         updated.inode = Int64(info.inode)
@@ -83,7 +83,7 @@ extension CacheManifest {
             try container.replaceItem(at: destination, withItemAt: path)
             try container.setExcludedFromBackup(true, at: destination)
         } catch {
-            throw CacheManifestError(.file, path: path, "cannot move to \(destination): \(error)")
+            throw CacheManifestError(.file, path: path, "cannot move to \(destination)").caused(by: error)
         }
         try write("pin \(path)") { db in
             _ = try CachedResource.deleteOne(db, key: path)

@@ -40,7 +40,7 @@ public final class CacheManifest: Sendable {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
         } catch {
-            throw CacheManifestError(.database, path: Self.relativePath, "cannot open the manifest: \(error)")
+            throw CacheManifestError(.database, path: Self.relativePath, "cannot open the manifest").caused(by: error)
         }
     }
 
@@ -128,13 +128,13 @@ public final class CacheManifest: Sendable {
 
     func read<T>(_ action: String, _ body: (Database) throws -> T) throws(CacheManifestError) -> T {
         do { return try pool.read(body) } catch {
-            throw CacheManifestError(.database, path: Self.relativePath, "cannot \(action): \(error)")
+            throw CacheManifestError(.database, path: Self.relativePath, "cannot \(action)").caused(by: error)
         }
     }
 
     func write<T>(_ action: String, _ body: (Database) throws -> T) throws(CacheManifestError) -> T {
         do { return try pool.write(body) } catch {
-            throw CacheManifestError(.database, path: Self.relativePath, "cannot \(action): \(error)")
+            throw CacheManifestError(.database, path: Self.relativePath, "cannot \(action)").caused(by: error)
         }
     }
 }

@@ -40,7 +40,7 @@ public enum ContentDigest {
         } catch let error as CacheManifestError {
             throw error
         } catch {
-            throw CacheManifestError(.file, path: path, "cannot read: \(error)")
+            throw CacheManifestError(.file, path: path, "cannot read").caused(by: error)
         }
     }
 

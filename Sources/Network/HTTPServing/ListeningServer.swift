@@ -1,3 +1,4 @@
+import CodedErrors
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -62,4 +63,12 @@ public struct ListeningServerError: Error {
     public var port: Int
     /// What the application's task ended with.
     public var outcome: Result<Void, any Error>
+}
+
+extension ListeningServerError: CausedError {
+    /// The error the application's task ended with, if it failed.
+    public var underlying: (any Error)? {
+        if case .failure(let error) = outcome { return error }
+        return nil
+    }
 }

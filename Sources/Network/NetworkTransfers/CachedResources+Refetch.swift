@@ -29,7 +29,7 @@ extension CachedResources {
         let readable: [CachedResource]
         do { readable = try manifest.readableEntries().entries } catch {
             report.failures = problems.map {
-                .init(path: $0.path, url: $0.url, error: NetworkError(.file, url: $0.url, attempts: 0, "cannot read the manifest: \(error)"))
+                .init(path: $0.path, url: $0.url, error: NetworkError(.file, url: $0.url, attempts: 0, "cannot read the manifest", underlying: error))
             }
             return report
         }
@@ -101,7 +101,7 @@ extension CachedResources {
         } catch {
             for resource in fetched {
                 report.failures.append(.init(path: resource.path, url: resource.url,
-                                             error: NetworkError(.file, url: resource.url, "cannot record the file: \(error)")))
+                                             error: NetworkError(.file, url: resource.url, "cannot record the file", underlying: error)))
             }
         }
         report.failures.sort { $0.path < $1.path }

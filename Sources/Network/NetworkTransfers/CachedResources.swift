@@ -81,7 +81,7 @@ public actor CachedResources {
     private static func networkError(_ error: any Error, _ request: DownloadRequest) -> NetworkError {
         if let error = error as? NetworkError { return error }
         if error is CancellationError { return NetworkError(.cancelled, url: request.url.absoluteString, "cancelled") }
-        return NetworkError(.file, url: request.url.absoluteString, "\(request.destination): \(error)")
+        return NetworkError(.file, url: request.url.absoluteString, "cannot store \(request.destination)", underlying: error)
     }
 
     // MARK: Using

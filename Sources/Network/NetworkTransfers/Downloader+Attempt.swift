@@ -23,7 +23,7 @@ extension Downloader {
             var hasher = SHA256()
             do { try Self.hashPrefix(of: found.handle, count: found.bytes, into: &hasher) } catch {
                 found.handle.close()
-                return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot read the part: \(error)")))
+                return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot read the part", underlying: error)))
             }
             resumable = PartWriter.Resumable(handle: found.handle, bytes: found.bytes, source: found.source, hasher: hasher)
             headers.add(name: "Range", value: "bytes=\(found.bytes)-")
@@ -36,7 +36,7 @@ extension Downloader {
         defer { writer.close() }
         let httpRequest: HTTPClient.Request
         do { httpRequest = try HTTPClient.Request(url: location.absoluteString, method: .GET, headers: headers) } catch {
-            return .failure(AttemptFailure(error: NetworkError(.invalidRequest, url: url, "\(error)")))
+            return .failure(AttemptFailure(error: NetworkError(.invalidRequest, url: url, "cannot make the request", underlying: error)))
         }
         let task = client.execute(request: httpRequest, delegate: writer,
                                   deadline: .now() + .milliseconds(Int64(max(0, seconds) * 1000)))
@@ -45,10 +45,10 @@ extension Downloader {
         } catch {
             if let failure = writer.failure { return .failure(failure) }
             if writer.handle == nil {
-                return .failure(AttemptFailure(error: NetworkError(HTTPFailure.code(of: error), url: url, "\(error)")))
+                return .failure(AttemptFailure(error: NetworkError(HTTPFailure.code(of: error), url: url, "the request failed", underlying: error)))
             }
             return .failure(AttemptFailure(error: NetworkError(HTTPFailure.code(of: error), url: url,
-                "the transfer broke off at byte \(writer.offset): \(error)"), bytesReceived: writer.offset - writer.resumedFrom))
+                "the transfer broke off at byte \(writer.offset)", underlying: error), bytesReceived: writer.offset - writer.resumedFrom))
         }
         guard let handle = writer.handle else {
             return .failure(AttemptFailure(error: NetworkError(.connectionLost, url: url, "the response had no head")))
@@ -71,7 +71,7 @@ extension Downloader {
                 "the content is \(offset) bytes, expected \(expected); the part was discarded"), bytesReceived: received))
         }
         do { try partial.complete(into: request.destination, handle: handle, durability: request.durability) } catch {
-            return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot move the file into place: \(error)"),
+            return .failure(AttemptFailure(error: NetworkError(.file, url: url, "cannot move the file into place", underlying: error),
                                            bytesReceived: received))
         }
         return .success(DownloadResult(path: request.destination, size: offset, sha256: digest, etag: writer.etag,

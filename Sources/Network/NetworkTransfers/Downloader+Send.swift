@@ -45,7 +45,7 @@ extension Downloader {
                 retryAfter = response.headers.first(name: "Retry-After").flatMap { Double($0) }
             } catch {
                 await limiter.release(host)
-                failure = NetworkError(HTTPFailure.code(of: error), url: text, attempts: attempt, "\(method) failed: \(error)")
+                failure = NetworkError(HTTPFailure.code(of: error), url: text, attempts: attempt, "\(method) failed", underlying: error)
             }
             let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
             guard failure.isTransient, attempt < policy.maxAttempts,

@@ -1,7 +1,9 @@
+import CodedErrors
 import NetworkConditions
 
-/// A transfer failed: why, for which URL, after how many attempts.
-public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A transfer failed: why, for which URL, after how many attempts, and the
+/// error behind it (a container's full disk) when there was one.
+public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible, CausedError {
     /// The kinds of failure.
     public enum Code: Sendable, Equatable {
         /// The device has no usable network, and why (airplane mode, Wi-Fi
@@ -50,16 +52,20 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
     public var attempts: Int
     /// What went wrong, in words.
     public var message: String
+    /// The error behind the failure, if any: kept, not compared.
+    @UncomparedCause public var underlying: (any Error)? = nil
 
-    public init(_ code: Code, url: String, attempts: Int = 1, _ message: String) {
+    public init(_ code: Code, url: String, attempts: Int = 1, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.url = url
         self.attempts = attempts
         self.message = message
+        self.underlying = underlying
     }
 
+    /// The URL and the message, then the cause's description.
     public var description: String {
-        attempts > 1 ? "\(url): \(message) (after \(attempts) attempts)" : "\(url): \(message)"
+        describing(attempts > 1 ? "\(url): \(message) (after \(attempts) attempts)" : "\(url): \(message)")
     }
 
     /// Whether another attempt of an idempotent request may succeed.

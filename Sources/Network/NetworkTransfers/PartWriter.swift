@@ -162,7 +162,7 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
             do {
                 handle = try partial.restart(with: PartSource(url: link, etag: etag, lastModified: lastModified))
             } catch {
-                return stop(task, NetworkError(.file, url: link, "cannot write the part: \(error)"))
+                return stop(task, NetworkError(.file, url: link, "cannot write the part", underlying: error))
             }
         case 416:
             partial.discard()
@@ -195,7 +195,7 @@ final class PartWriter: HTTPClientResponseDelegate, @unchecked Sendable {
                 try handle.write(bytes, at: UInt64(offset))
             }
         } catch {
-            return stop(task, NetworkError(.file, url: url.absoluteString, "cannot write the part: \(error)"))
+            return stop(task, NetworkError(.file, url: url.absoluteString, "cannot write the part", underlying: error))
         }
         offset += Int64(buffer.readableBytes)
         progress?(DownloadProgress(url: url, bytes: offset, total: total))

@@ -13,6 +13,16 @@ public protocol ErrorCode: Hashable, Sendable {
     /// How an error of this kind reads: its message and its context, in
     /// the module's words, once for all its errors.
     static func describe(_ error: CodedError<Self>) -> String
+
+    /// The kind of failure (a full disk, an exhausted quota) this code
+    /// is, for callers that ask `isDiskFull` or `isOverQuota`; nil, the
+    /// default, when it is none of them.
+    var failureKind: FailureKind? { get }
+}
+
+extension ErrorCode {
+    /// None of the kinds: a code says otherwise by implementing it.
+    public var failureKind: FailureKind? { nil }
 }
 
 /// The context of most coded errors: the file, directory or domain

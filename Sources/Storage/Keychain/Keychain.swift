@@ -37,7 +37,7 @@ public final class Keychain: Sendable {
         do {
             try FileSystemPaths.makeDirectories(atPath: storeDirectory.path)
         } catch {
-            throw KeychainError(.storageFailed, operation: .open, "cannot create \(storeDirectory.path): \(error.reason)")
+            throw KeychainError(.storageFailed, operation: .open, "cannot create \(storeDirectory.path)").caused(by: error)
         }
         self.storeDirectory = storeDirectory
         self.configuration = configuration

@@ -50,7 +50,7 @@ extension Preferences {
         do {
             return try AppBundle(at: bundleURL).info.identifier
         } catch {
-            throw PreferencesError(.invalidDomainName, path: bundleURL.path, "cannot read the bundle identifier: \(error)")
+            throw PreferencesError(.invalidDomainName, path: bundleURL.path, "cannot read the bundle identifier").caused(by: error)
         }
     }
 

@@ -55,7 +55,7 @@ extension Preferences {
         do {
             set(try PropertyListValueEncoder().encode(value), forKey: key)
         } catch {
-            throw PreferencesError(.invalidValue, path: key, "cannot encode \(Value.self): \(error)")
+            throw PreferencesError(.invalidValue, path: key, "cannot encode \(Value.self)").caused(by: error)
         }
     }
 
@@ -68,7 +68,7 @@ extension Preferences {
         do {
             return try PropertyListValueDecoder().decode(type, from: stored)
         } catch {
-            throw PreferencesError(.invalidValue, path: key, "cannot decode \(Value.self): \(error)")
+            throw PreferencesError(.invalidValue, path: key, "cannot decode \(Value.self)").caused(by: error)
         }
     }
 }

@@ -52,6 +52,9 @@ public enum DeviceErrorCode: String, ErrorCode, CaseIterable {
         guard let path = error.path, !error.message.contains(path) else { return error.message }
         return "\(error.message): \(path)"
     }
+
+    /// ``diskFull`` is ``CodedErrors/FailureKind/noSpace``.
+    public var failureKind: FailureKind? { self == .diskFull ? .noSpace : nil }
 }
 
 /// What a ``DeviceError`` concerns.
@@ -68,15 +71,19 @@ extension DeviceError {
         self.init(code, message, context: DeviceErrorContext(bundleID: bundleID, path: path))
     }
 
-    /// Maps a failed file-system call: a full disk or quota is
-    /// ``DeviceErrorCode/diskFull``, anything else ``DeviceErrorCode/io``.
+    /// Maps a failed file-system call, kept as the cause: a full disk or
+    /// quota is ``DeviceErrorCode/diskFull``, anything else ``DeviceErrorCode/io``.
     init(_ failure: FileSystemError, bundleID: String? = nil, path: String, _ action: String) {
-        self.init(failure.isNoSpace ? .diskFull : .io, bundleID: bundleID, path: path, "cannot \(action): \(failure.reason)")
+        self.init(failure.isNoSpace ? .diskFull : .io, bundleID: bundleID, path: path, "cannot \(action)")
+        underlying = failure
     }
 
-    /// Wraps another module's error, keeping a `DeviceError` as it is.
+    /// Wraps another module's error, kept as the cause, and keeps a
+    /// `DeviceError` as it is: ``DeviceErrorCode/diskFull`` when the
+    /// error's chain holds a full disk (a container's `.diskFull`, a
+    /// backup's `ENOSPC`), else ``DeviceErrorCode/io``.
     static func wrapping(_ error: any Error, bundleID: String? = nil, path: String? = nil, _ action: String) -> DeviceError {
         if let error = error as? DeviceError { return error }
-        return DeviceError(.io, bundleID: bundleID, path: path, "cannot \(action): \(error)")
+        return DeviceError(error.isDiskFull ? .diskFull : .io, bundleID: bundleID, path: path, "cannot \(action)").caused(by: error)
     }
 }

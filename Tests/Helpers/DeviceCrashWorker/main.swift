@@ -10,8 +10,18 @@
 //       Backs the device up into <backups dir> and, once payloads are being
 //       copied into the staging folder, prints "copying" and waits there
 //       to be killed (the test of an interrupted backup's staging folder).
+//
+//   device-crash-worker backup-full <device> <backups dir>
+//       Backs the device up into <backups dir>, a small file system of its
+//       own, and fills that file system at the first progress report, so
+//       that later payloads meet ENOSPC. Prints the error's type, whether
+//       it is `isDiskFull`, whether a `FileSystemError` with ENOSPC is in
+//       its chain, and whether the staging folder was cleaned up.
+import CodedErrors
 import Device
+import FileSystem
 import Foundation
+import TestSupport
 
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
@@ -30,6 +40,25 @@ if arguments.count == 4, arguments[1] == "backup" {
     } catch {
         fail("device-crash-worker: \(error)")
     }
+}
+
+if arguments.count == 4, arguments[1] == "backup-full" {
+    let backups = arguments[3]
+    let device: Device
+    do { device = try Device.open(at: URL(fileURLWithPath: arguments[2])) } catch { fail("device-crash-worker: \(error)") }
+    do {
+        // Each report fills what the last one left (nothing, after the first).
+        try device.backUp(to: URL(fileURLWithPath: backups)) { _ in DiskFiller.fill(backups) }
+        fail("device-crash-worker: the backup finished on a full disk")
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        let noSpace = error.firstCause(of: FileSystemError.self)?.errno == .noSpace
+        // What is left besides the filler and the lock file (`.<UDID>.lock`).
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: backups))?
+            .filter { $0 != "filler" && !$0.hasPrefix(".") } ?? ["?"]
+        print("\(type(of: error)) \(error.isDiskFull) \(noSpace) \(left.isEmpty ? "clean" : left.sorted().joined(separator: ","))")
+    }
+    exit(0)
 }
 
 guard arguments.count == 6, arguments[1] == "loop" else {

@@ -1,18 +1,22 @@
 // prefs-stress-writer: the "other process" of the Preferences and Keychain
 // multi-process tests. Each subcommand does one job against a shared store
-// and exits 0 on success; the tests spawn several at once.
+// and exits 0 on success; the tests spawn several at once. `fill-and-write`
+// runs alone, on a small file system of its own (a private tmpfs).
 import ArgumentParser
+import CodedErrors
 import Container
+import FileSystem
 import Foundation
 import Keychain
 import Preferences
 import PropertyList
+import TestSupport
 
 struct StressWriter: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prefs-stress-writer",
         abstract: "Writes to a preferences domain or a keychain store, for multi-process tests.",
-        subcommands: [SetKeys.self, FlushLoop.self, AddKeychainItems.self])
+        subcommands: [SetKeys.self, FlushLoop.self, AddKeychainItems.self, FillAndWrite.self])
 }
 
 /// Sets `count` distinct keys `<prefix>-<n>`, synchronizing every `every` sets.
@@ -78,6 +82,55 @@ struct AddKeychainItems: ParsableCommand {
     }
 }
 
+/// Writes a value, fills the file system the domain is on, then writes a
+/// large value: with `flush(durability: .durable)`, and again through a
+/// coalesced background flush. Prints, for the flush, the error's code, and
+/// `diskFull` when it is `isDiskFull`, `ENOSPC` when a `FileSystemError` with
+/// that errno is in its chain, `containerDiskFull` when a container error
+/// with `.diskFull` is (`-` for each that is not); then `intact` if the file
+/// still holds the first value alone, and for the background flush
+/// `lastProblem` `diskFull` or `-`.
+struct FillAndWrite: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "fill-and-write")
+
+    @OptionGroup var domain: DomainOptions
+    @Option(help: "The directory to fill (the small file system's root).") var fill: String
+    @Option var size = 200_000
+
+    func run() throws {
+        if let container = domain.container, !FileManager.default.fileExists(atPath: container) {
+            _ = try AppContainer.create(at: URL(fileURLWithPath: container, isDirectory: true))
+        }
+        let prefs = try domain.open(coalescing: false)
+        prefs.set("old", forKey: "k")
+        try prefs.flush(durability: .durable)
+        let file = try domain.plistFile()
+        let old = try Data(contentsOf: file)
+        DiskFiller.fill(fill)
+
+        prefs.set(String(repeating: "x", count: size), forKey: "big")
+        var words: [String]
+        do {
+            try prefs.flush(durability: .durable)
+            words = ["written"]
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            words = [(error as? PreferencesError).map { "\($0.code)" } ?? "\(type(of: error))",
+                     error.isDiskFull ? "diskFull" : "-",
+                     error.firstCause(of: FileSystemError.self)?.errno == .noSpace ? "ENOSPC" : "-",
+                     error.firstCause(of: ContainerError.self)?.code == .diskFull ? "containerDiskFull" : "-"]
+        }
+        words.append(try Data(contentsOf: file) == old ? "intact" : "changed")
+
+        let background = try domain.open(coalescing: true)
+        background.set(String(repeating: "y", count: size), forKey: "big")
+        let deadline = Date().addingTimeInterval(10)
+        while background.lastProblem == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        words.append(background.lastProblem?.isDiskFull == true ? "diskFull" : "-")
+        print(words.joined(separator: " "))
+    }
+}
+
 /// Which domain to open: an app's domain in its container (the normal
 /// path, through the container's file API), or a plist file by path.
 struct DomainOptions: ParsableArguments {
@@ -86,14 +139,27 @@ struct DomainOptions: ParsableArguments {
     @Option(help: "The domain's plist file, outside any container.") var file: String?
     @Flag(help: "Write only on synchronize (no coalesced background writes).") var manual = false
 
-    func open() throws -> Preferences {
-        let configuration = Preferences.Configuration(coalescingDelay: manual ? nil : 0.01)
+    func open() throws -> Preferences { try open(coalescing: !manual, shared: true) }
+
+    /// Opens the domain, with coalesced background writes or without, and
+    /// shared with the other stores of this process on it or not.
+    func open(coalescing: Bool, shared: Bool = false) throws -> Preferences {
+        let configuration = Preferences.Configuration(coalescingDelay: coalescing ? 0.01 : nil, sharesDomainsInProcess: shared)
         if let container {
             let app = try AppContainer(existingAt: URL(fileURLWithPath: container, isDirectory: true))
             return try Preferences(container: app, bundleIdentifier: domain, configuration: configuration)
         }
         guard let file else { throw ValidationError("give --container (and --domain) or --file") }
         return try Preferences(domainFile: URL(fileURLWithPath: file), configuration: configuration)
+    }
+
+    /// The domain's plist file.
+    func plistFile() throws -> URL {
+        if let container, let domain {
+            return URL(fileURLWithPath: container).appendingPathComponent("Library/Preferences/\(domain).plist")
+        }
+        guard let file else { throw ValidationError("give --container and --domain, or --file") }
+        return URL(fileURLWithPath: file)
     }
 }
 

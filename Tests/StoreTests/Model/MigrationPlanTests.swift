@@ -113,7 +113,7 @@ import Testing
             EntityDescription(name: "Tag"),
             EntityDescription(name: "Label"),
         ])
-        func code(_ change: (inout ObjectModel) -> Void) -> MigrationError.Code? {
+        func code(_ change: (inout ObjectModel) -> Void) -> ModelMigrationError.Code? {
             var changed = base
             change(&changed)
             do { _ = try MigrationPlan(from: base, to: changed); return nil } catch { return error.code }

@@ -62,7 +62,7 @@ struct CBCStream {
         do {
             chain = try AES._CBC.IV(ivBytes: [UInt8](repeating: 0, count: 16))
         } catch {
-            throw MobileBackupError(.cryptoFailed, "cannot set up AES-CBC: \(error)")
+            throw MobileBackupError(.cryptoFailed, "cannot set up AES-CBC").caused(by: error)
         }
     }
 
@@ -73,7 +73,7 @@ struct CBCStream {
             if ciphertext.count >= 16 { chain = try AES._CBC.IV(ivBytes: ciphertext.suffix(16)) }
             return ciphertext
         } catch {
-            throw MobileBackupError(.cryptoFailed, "AES-CBC encryption failed: \(error)")
+            throw MobileBackupError(.cryptoFailed, "AES-CBC encryption failed").caused(by: error)
         }
     }
 
@@ -90,7 +90,7 @@ struct CBCStream {
         } catch let error as MobileBackupError {
             throw error
         } catch {
-            throw MobileBackupError(.cryptoFailed, "AES-CBC decryption failed (a wrong key or damaged data): \(error)")
+            throw MobileBackupError(.cryptoFailed, "AES-CBC decryption failed (a wrong key or damaged data)").caused(by: error)
         }
     }
 

@@ -64,7 +64,7 @@ struct BackupKeyBag: Sendable {
             return try KDF.Insecure.PBKDF2.deriveKey(from: secret, salt: salt, using: .insecureSHA1,
                                                      outputByteCount: 32, unsafeUncheckedRounds: iterations)
         } catch {
-            throw MobileBackupError(.cryptoFailed, "cannot derive the keybag key: \(error)")
+            throw MobileBackupError(.cryptoFailed, "cannot derive the keybag key").caused(by: error)
         }
     }
 
@@ -220,6 +220,6 @@ func wrapKey(_ key: SymmetricKey, with kek: SymmetricKey) throws -> Data {
     do {
         return try AES.KeyWrap.wrap(key, using: kek)
     } catch {
-        throw MobileBackupError(.cryptoFailed, "cannot wrap a key: \(error)")
+        throw MobileBackupError(.cryptoFailed, "cannot wrap a key").caused(by: error)
     }
 }

@@ -106,7 +106,7 @@ extension BackupFileRecord {
             archive = try KeyedUnarchiver.unarchive(MBFileArchive.self, from: blob)
         } catch {
             throw MobileBackupError(.malformedRecord, domain: domain, relativePath: relativePath,
-                                    "the row's MBFile archive cannot be read: \(error)")
+                                    "the row's MBFile archive cannot be read").caused(by: error)
         }
         var record = archive.record
         record.domain = domain

@@ -95,7 +95,7 @@ enum BackupPropertyLists {
         } catch let error as MobileBackupError {
             throw error
         } catch {
-            throw MobileBackupError(.malformedPropertyList, path: path, "cannot read the property list: \(error)")
+            throw MobileBackupError(.malformedPropertyList, path: path, "cannot read the property list").caused(by: error)
         }
     }
 }

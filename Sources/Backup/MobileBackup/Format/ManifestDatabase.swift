@@ -48,7 +48,7 @@ enum ManifestDatabase {
             }
             try queue.close()
         } catch {
-            throw MobileBackupError(.ioFailed, path: path, "cannot write Manifest.db: \(error)")
+            throw writeFailure(error, path, "cannot write Manifest.db")
         }
     }
 
@@ -70,8 +70,17 @@ enum ManifestDatabase {
             }
             try queue.close()
         } catch {
-            throw MobileBackupError(.ioFailed, path: path, "cannot update Manifest.db: \(error)")
+            throw writeFailure(error, path, "cannot update Manifest.db")
         }
+    }
+
+    /// A failed write of the database at `path`, keeping SQLite's error as
+    /// the cause: a full disk (`SQLITE_FULL`) is
+    /// ``MobileBackupErrorCode/insufficientSpace``, anything else
+    /// ``MobileBackupErrorCode/ioFailed``.
+    private static func writeFailure(_ error: any Error, _ path: String, _ action: String) -> MobileBackupError {
+        let full = (error as? DatabaseError)?.resultCode == .SQLITE_FULL
+        return MobileBackupError(full ? .insufficientSpace : .ioFailed, path: path, action).caused(by: error)
     }
 
     /// Every Files row of the database at `path`, read-only.

@@ -33,7 +33,7 @@ public struct BackupInfo: Sendable, Hashable {
         let root = directory.standardizedFileURL.path
         let handle: DirectoryHandle
         do { handle = try DirectoryHandle(openingAt: root) } catch {
-            throw MobileBackupError(.notABackup, path: root, "no backup directory here (\(error.reason))")
+            throw MobileBackupError(.notABackup, path: root, "no backup directory here").caused(by: error)
         }
         // A Manifest.db that is a link, a FIFO or a device is refused by name.
         guard try handle.backupFileStatus("Manifest.db") != nil else {

@@ -8,9 +8,11 @@ import Foundation
 
 extension MobileBackupError {
     /// A failed file-system call, as a backup error about `path` (the full
-    /// path for people; the call itself used a held directory).
+    /// path for people; the call itself used a held directory), saying
+    /// `action` (else the call's operation) and keeping the failure as the
+    /// cause: a full disk stays `isDiskFull` for the caller at the top.
     static func io(_ error: FileSystemError, _ path: String, _ action: String? = nil) -> MobileBackupError {
-        MobileBackupError(.ioFailed, path: path, action.map { "\($0): \(error.reason)" } ?? error.description)
+        MobileBackupError(.ioFailed, path: path, action ?? "cannot \(error.operation)").caused(by: error)
     }
 }
 
@@ -133,7 +135,7 @@ extension DirectoryHandle {
             try FileSystemPaths.makeDirectories(atPath: path)
             return try DirectoryHandle(openingAt: path)
         } catch {
-            throw MobileBackupError(.ioFailed, path: path, "cannot \(action): \(error)")
+            throw MobileBackupError(.ioFailed, path: path, "cannot \(action)").caused(by: error)
         }
     }
 }

@@ -270,7 +270,7 @@ public struct BackupWriter: Sendable {
         do {
             data = try value.encoded(as: format)
         } catch {
-            throw MobileBackupError(.malformedPropertyList, path: target.path + "/" + name, "cannot encode: \(error)")
+            throw MobileBackupError(.malformedPropertyList, path: target.path + "/" + name, "cannot encode").caused(by: error)
         }
         try writeFile(data, name, in: target)
     }

@@ -97,7 +97,7 @@ enum SourceScanner {
             return try DirectoryHandle(openingAt: path)
         } catch {
             throw MobileBackupError(.invalidSource, path: path, domain: source.domain,
-                                    "the domain's root is not a directory (\(error.reason))")
+                                    "the domain's root is not a directory").caused(by: error)
         }
     }
 

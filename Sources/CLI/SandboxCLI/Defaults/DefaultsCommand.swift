@@ -28,7 +28,7 @@ struct DefaultsCommand: ParsableCommand {
 
             Text output is old-style property-list text, for people; --json is stable: sorted keys, \
             ISO 8601 dates and base64 data. Exit status: 0 on success; 1 on failure, including a \
-            missing domain or key; 64 for a usage error.
+            missing domain or key; 74 when the disk is full; 64 for a usage error.
             """,
         subcommands: [
             DefaultsReadCommand.self, DefaultsWriteCommand.self, DefaultsDeleteCommand.self,

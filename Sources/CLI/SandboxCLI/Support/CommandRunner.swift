@@ -1,15 +1,22 @@
 import ArgumentParser
+import CodedErrors
 import Foundation
 import TerminalText
 
 /// Runs the body of a command (`sandbox keychain …`, `sandbox device …`,
 /// `sandbox backup …`) and turns its failures into the command's exit status.
 enum CommandRunner {
+    /// The status of a command that failed because a disk was full, at
+    /// whatever depth (`isDiskFull`: `ENOSPC`, `EDQUOT`, `SQLITE_FULL`):
+    /// sysexits' `EX_IOERR`, so a script can tell it from other failures (1).
+    static let diskFullStatus: Int32 = 74
+
     /// Runs `body`. A usage error is rethrown for ArgumentParser to report
     /// (status 64), an `ExitCode` the body threw passes through; any other
     /// error is printed on standard error after `errorPrefix` (`Error: …`),
-    /// on one line with its controls made visible (it may name a file an
-    /// app chose: ``TerminalText``), and gives status 1.
+    /// once with the causes it keeps, on one line with its controls made
+    /// visible (it may name a file an app chose: ``TerminalText``), and gives
+    /// status 1, or ``diskFullStatus`` for a full disk.
     static func run(errorPrefix: String = "Error: ", _ body: () throws -> Void) throws {
         do {
             try body()
@@ -18,8 +25,7 @@ enum CommandRunner {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileOutput.writeToStandardError(errorPrefix + TerminalText.escape("\(error)") + "\n")
-            throw ExitCode.failure
+            throw report(error, errorPrefix: errorPrefix)
         }
     }
 
@@ -32,9 +38,14 @@ enum CommandRunner {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileOutput.writeToStandardError("Error: " + TerminalText.escape("\(error)") + "\n")
-            throw ExitCode.failure
+            throw report(error, errorPrefix: "Error: ")
         }
+    }
+
+    /// Prints `error` on standard error and returns the status it gives.
+    private static func report(_ error: any Error, errorPrefix: String) -> ExitCode {
+        FileOutput.writeToStandardError(errorPrefix + TerminalText.escape("\(error)") + "\n")
+        return error.isDiskFull ? ExitCode(diskFullStatus) : .failure
     }
 
     /// Writes `text` to standard output, its controls and bidi marks made

@@ -1,3 +1,4 @@
+import CodedErrors
 import FileSystem
 import SystemPackage
 
@@ -37,4 +38,9 @@ struct FileIOError: Error, Hashable, Sendable, CustomStringConvertible {
         if let path { return "cannot \(operation) \(path): \(reason)" }
         return "cannot \(operation): \(reason)"
     }
+}
+
+extension FileIOError: CausedError {
+    /// FileSystem's report, when there was one.
+    var underlying: (any Error)? { cause }
 }

@@ -40,13 +40,13 @@ public struct CloudAccount: Codable, Sendable, Hashable {
         let path = directory(of: device) + "/account.json"
         let data: Data?
         do { data = try FileSystemPaths.readFile(atPath: path) } catch {
-            throw CloudBackupError(.io, "cannot read \(path): \(error.reason)")
+            throw CloudBackupError(.io, "cannot read \(path)").caused(by: error)
         }
         guard let data else {
             throw CloudBackupError(.notSignedIn, "the device \(device.identity.name) is not signed in to iCloud backup; run sandbox cloud signin")
         }
         do { return try JSONDecoder().decode(CloudAccount.self, from: data) } catch {
-            throw CloudBackupError(.io, "\(path) is damaged (\(error)); sign in again")
+            throw CloudBackupError(.io, "\(path) is damaged; sign in again").caused(by: error)
         }
     }
 
@@ -60,9 +60,9 @@ public struct CloudAccount: Codable, Sendable, Hashable {
             try FileSystemPaths.writeAtomically(try encoder.encode(self), toPath: directory + "/account.json",
                                                 options: AtomicWriteOptions(durability: .full, permissions: 0o600))
         } catch let error as FileSystemError {
-            throw CloudBackupError(.io, "cannot save the sign-in in \(directory): \(error.reason)")
+            throw CloudBackupError(.io, "cannot save the sign-in in \(directory)").caused(by: error)
         } catch {
-            throw CloudBackupError(.io, "cannot encode the sign-in: \(error)")
+            throw CloudBackupError(.io, "cannot encode the sign-in").caused(by: error)
         }
     }
 

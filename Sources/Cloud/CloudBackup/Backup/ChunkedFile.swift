@@ -14,7 +14,7 @@ struct ChunkedFile: Sendable {
     static func chunk(path: String, relativePath: String, status: FileStatus, cipher: ChunkCipher) throws(CloudBackupError) -> ChunkedFile {
         let descriptor: FileDescriptor
         do { descriptor = try FileDescriptor.open(atPath: path, .readOnly) } catch {
-            throw CloudBackupError(.io, "cannot read \(path): \(error.reason)")
+            throw CloudBackupError(.io, "cannot read \(path)").caused(by: error)
         }
         defer { descriptor.closeQuietly() }
         var chunks: [ChunkID] = []
@@ -22,7 +22,7 @@ struct ChunkedFile: Sendable {
         while true {
             let piece: Data
             do { piece = try descriptor.read(count: CloudLimits.chunkBytes, at: offset) } catch {
-                throw CloudBackupError(.io, "cannot read \(path): \(error.reason)")
+                throw CloudBackupError(.io, "cannot read \(path)").caused(by: error)
             }
             if piece.isEmpty && !chunks.isEmpty { break }
             chunks.append(cipher.id(of: piece))
@@ -37,11 +37,11 @@ struct ChunkedFile: Sendable {
     func piece(_ index: Int) throws(CloudBackupError) -> Data {
         let descriptor: FileDescriptor
         do { descriptor = try FileDescriptor.open(atPath: path, .readOnly) } catch {
-            throw CloudBackupError(.io, "cannot read \(path): \(error.reason)")
+            throw CloudBackupError(.io, "cannot read \(path)").caused(by: error)
         }
         defer { descriptor.closeQuietly() }
         do { return try descriptor.read(count: CloudLimits.chunkBytes, at: UInt64(index) * UInt64(CloudLimits.chunkBytes)) } catch {
-            throw CloudBackupError(.io, "cannot read \(path): \(error.reason)")
+            throw CloudBackupError(.io, "cannot read \(path)").caused(by: error)
         }
     }
 }

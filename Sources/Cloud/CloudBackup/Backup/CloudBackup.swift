@@ -33,7 +33,7 @@ public enum CloudBackup {
         if !now {
             let blocker: String?
             do { blocker = try device.network.cloudBackupBlocker } catch {
-                throw CloudBackupError(.io, "cannot read the device's conditions: \(error)")
+                throw CloudBackupError(.io, "cannot read the device's conditions").caused(by: error)
             }
             if let blocker {
                 throw CloudBackupError(.conditionsNotMet, "iCloud backup waits: \(blocker) (iOS backs up when the device is locked, "
@@ -59,7 +59,7 @@ public enum CloudBackup {
             } catch let error as CloudBackupError {
                 throw error
             } catch {
-                throw CloudBackupError(.io, "cannot stage the backup: \(error)")
+                throw CloudBackupError(.io, "cannot stage the backup").caused(by: error)
             }
             let root = staging + "/" + device.identity.udid
             let previous = LastSnapshot.load(device: device)
@@ -104,7 +104,7 @@ public enum CloudBackup {
                 return .descend
             }
         } catch {
-            throw CloudBackupError(.io, "cannot walk the staged backup \(root): \(error.reason)")
+            throw CloudBackupError(.io, "cannot walk the staged backup \(root)").caused(by: error)
         }
         let total = found.reduce(Int64(0)) { $0 + Int64($1.status.size) }
         var done: Int64 = 0
@@ -164,7 +164,7 @@ public enum CloudBackup {
         } catch let error as CloudBackupError {
             throw error
         } catch {
-            throw CloudBackupError(.network, "the upload failed: \(error)")
+            throw CloudBackupError(.network, "the upload failed").caused(by: error)
         }
 
         progress?(CloudProgress(phase: .committing, done: 0, total: 1))
@@ -174,7 +174,7 @@ public enum CloudBackup {
             encoder.outputFormatting = .sortedKeys
             manifestBytes = try encoder.encode(manifest)
         } catch {
-            throw CloudBackupError(.badInput, "cannot encode the manifest: \(error)")
+            throw CloudBackupError(.badInput, "cannot encode the manifest").caused(by: error)
         }
         let manifestID = cipher.id(of: manifestBytes)
         let stored = try await client.upload(try cipher.seal(manifestBytes, id: manifestID), id: manifestID, session: session)

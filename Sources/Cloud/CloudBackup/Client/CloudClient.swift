@@ -109,7 +109,7 @@ public struct CloudClient: Sendable {
                                  idempotent: Bool = true) async throws(CloudBackupError) -> Answer {
         let body: ByteBuffer
         do { body = ByteBuffer(bytes: try JSONEncoder().encode(json)) } catch {
-            throw CloudBackupError(.badInput, "cannot encode the request: \(error)")
+            throw CloudBackupError(.badInput, "cannot encode the request").caused(by: error)
         }
         return try await send(method, path, body: body, contentType: "application/json", idempotent: idempotent)
     }
@@ -119,7 +119,7 @@ public struct CloudClient: Sendable {
         let bytes = try await sendRaw(method, path, body: body, contentType: contentType, idempotent: idempotent)
         if Answer.self == Empty.self, let empty = Empty() as? Answer { return empty }
         do { return try JSONDecoder().decode(Answer.self, from: Data(bytes)) } catch {
-            throw CloudBackupError(.service, "\(method) /\(path): the service answered something unexpected: \(error)")
+            throw CloudBackupError(.service, "\(method) /\(path): the service answered something unexpected").caused(by: error)
         }
     }
 
@@ -150,7 +150,7 @@ public struct CloudClient: Sendable {
             response = try await http.execute(request, timeout: .seconds(120))
             bytes = try await response.body.collect(upTo: CloudLimits.maximumChunkBytes * 8)
         } catch {
-            throw CloudBackupError(.network, "\(method) \(baseURL)\(path): \(error)")
+            throw CloudBackupError(.network, "\(method) \(baseURL)\(path) failed").caused(by: error)
         }
         let data = Array(bytes.readableBytesView)
         guard (200..<300).contains(Int(response.status.code)) else {

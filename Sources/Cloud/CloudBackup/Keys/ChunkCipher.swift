@@ -31,7 +31,7 @@ public struct ChunkCipher: Sendable {
         } catch let error as CloudBackupError {
             throw error
         } catch {
-            throw CloudBackupError(.badInput, "cannot encrypt chunk \(id.hex): \(error)")
+            throw CloudBackupError(.badInput, "cannot encrypt chunk \(id.hex)").caused(by: error)
         }
     }
 

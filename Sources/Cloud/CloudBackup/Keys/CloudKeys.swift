@@ -31,7 +31,7 @@ public struct CloudKeys: Sendable, Hashable {
                                                         using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: max(1, rounds))
             accountKey = key.withUnsafeBytes { Array($0) }
         } catch {
-            throw CloudBackupError(.badInput, "cannot derive the account key: \(error)")
+            throw CloudBackupError(.badInput, "cannot derive the account key").caused(by: error)
         }
     }
 

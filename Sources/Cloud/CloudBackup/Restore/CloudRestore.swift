@@ -59,7 +59,7 @@ public enum CloudRestore {
                 try FileSystemPaths.removeTree(atPath: root)
                 try FileSystemPaths.makeDirectories(atPath: root, permissions: 0o700)
             } catch {
-                throw CloudBackupError(.io, "cannot prepare \(root): \(error.reason)")
+                throw CloudBackupError(.io, "cannot prepare \(root)").caused(by: error)
             }
         }
         let bytes = try await download(manifest.files, into: root, client: client, cipher: cipher, concurrency: concurrency, progress: progress)
@@ -73,7 +73,7 @@ public enum CloudRestore {
                     return try device.restore(from: try BackupReader(directory: URL(fileURLWithPath: root)),
                                               keychainPassword: keys.keychainPassword)
                 } catch {
-                    throw CloudBackupError(.io, "cannot restore the device from the snapshot: \(error)")
+                    throw CloudBackupError(.io, "cannot restore the device from the snapshot").caused(by: error)
                 }
             }
             report.appsNotInstalled = restored.appsNotInstalled.sorted()
@@ -88,7 +88,7 @@ public enum CloudRestore {
     static func fetchManifest(_ id: ChunkID, client: CloudClient, cipher: ChunkCipher) async throws(CloudBackupError) -> SnapshotManifest {
         let plaintext = try cipher.open(try await client.chunk(id), id: id)
         do { return try JSONDecoder().decode(SnapshotManifest.self, from: Data(plaintext)) } catch {
-            throw CloudBackupError(.damagedChunk, "the snapshot's manifest is not readable: \(error)")
+            throw CloudBackupError(.damagedChunk, "the snapshot's manifest is not readable").caused(by: error)
         }
     }
 
@@ -122,7 +122,7 @@ public enum CloudRestore {
                                 try FileSystemPaths.makeDirectories(atPath: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), permissions: 0o700)
                                 try FileSystemPaths.writeAtomically(written, toPath: path, options: AtomicWriteOptions(durability: .none, permissions: 0o600))
                             } catch {
-                                throw CloudBackupError(.io, "cannot write \(path): \(error.reason)")
+                                throw CloudBackupError(.io, "cannot write \(path)").caused(by: error)
                             }
                         }
                         return file.size
@@ -139,7 +139,7 @@ public enum CloudRestore {
         } catch let error as CloudBackupError {
             throw error
         } catch {
-            throw CloudBackupError(.network, "the download failed: \(error)")
+            throw CloudBackupError(.network, "the download failed").caused(by: error)
         }
         return total
     }

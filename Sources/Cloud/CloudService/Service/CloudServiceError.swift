@@ -1,8 +1,10 @@
 import CloudProtocol
+import CodedErrors
 
 /// A request the service refuses or cannot serve: a stable code (which
-/// fixes the HTTP status), a sentence, and the figures a device needs.
-public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+/// fixes the HTTP status), a sentence, and the figures a device needs; a
+/// storage failure behind it is kept as its cause (never sent to a client).
+public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConvertible, CausedError, ClassifiedError {
     public enum Code: String, Sendable, Hashable {
         case badRequest, unauthorized, notFound, methodNotAllowed, conflict, quotaExceeded, tooLarge, missingChunks, tooManyRequests, unavailable
         case `internal`
@@ -32,6 +34,8 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
     public var missing: [ChunkID]?
     /// For `tooManyRequests`: seconds before a retry can succeed (the `Retry-After` header).
     public var retryAfter: Int?
+    /// The storage failure behind the refusal, if any: kept, not compared.
+    @UncomparedCause public var underlying: (any Error)? = nil
 
     public init(_ code: Code, _ message: String) {
         self.code = code
@@ -49,13 +53,16 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// A storage failure, as the device should see it: the engine is
-    /// unavailable (retry later) or something is wrong on the server.
+    /// unavailable (retry later) or something is wrong on the server. The
+    /// storage error is kept as the cause, so the server can still tell a
+    /// full disk (`isDiskFull`) from an engine that is down.
     public init(_ error: CloudStorageError) {
         switch error.code {
         case .unavailable, .full: self.init(.unavailable, "storage is unavailable: \(error.description)")
         case .notFound: self.init(.notFound, error.description)
         default: self.init(.internal, "storage failed: \(error.description)")
         }
+        underlying = error
     }
 
     /// The JSON body the service answers with.
@@ -65,4 +72,7 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
+
+    /// ``Code/quotaExceeded`` is an exhausted quota.
+    public var failureKind: FailureKind? { code == .quotaExceeded ? .overQuota : nil }
 }

@@ -45,12 +45,12 @@ public enum CloudStorageConfiguration: Sendable, Hashable {
     public static func distributed(contentsOf path: String, poolSize: Int = 16) throws(CloudStorageError) -> CloudStorageConfiguration {
         let data: Data?
         do { data = try FileSystemPaths.readFile(atPath: path) } catch {
-            throw CloudStorageError(.io, "read \(path)", error.description)
+            throw CloudStorageError(.io, "read \(path)", error.description, underlying: error)
         }
         guard let data else { throw CloudStorageError(.notFound, "read \(path)", "no such file; start the stack with scripts/distributed-stack") }
         let stack: StackFile
         do { stack = try JSONDecoder().decode(StackFile.self, from: data) } catch {
-            throw CloudStorageError(.protocolError, "read \(path)", "not a stack configuration: \(error)")
+            throw CloudStorageError(.protocolError, "read \(path)", "not a stack configuration: \(error)", underlying: error)
         }
         let postgres = PostgresLedgerConfiguration(host: stack.postgres.host, port: stack.postgres.port, user: stack.postgres.user,
                                                    password: stack.postgres.password, database: stack.postgres.database, poolSize: poolSize)

@@ -1,5 +1,8 @@
-/// A failure of the service's storage: the chunk store or the ledger.
-public struct CloudStorageError: Error, Sendable, Hashable, CustomStringConvertible {
+import CodedErrors
+
+/// A failure of the service's storage: the chunk store or the ledger, with
+/// the engine's own error as its cause when there was one.
+public struct CloudStorageError: Error, Sendable, Hashable, CustomStringConvertible, CausedError, ClassifiedError {
     public enum Code: String, Sendable, Hashable {
         /// No object under the key, or no row where one was required.
         case notFound
@@ -22,12 +25,19 @@ public struct CloudStorageError: Error, Sendable, Hashable, CustomStringConverti
     public var operation: String
     /// The engine's own words.
     public var detail: String
+    /// The engine's or the file system's error, when there was one: kept,
+    /// not compared.
+    @UncomparedCause public var underlying: (any Error)? = nil
 
-    public init(_ code: Code, _ operation: String, _ detail: String) {
+    public init(_ code: Code, _ operation: String, _ detail: String, underlying: (any Error)? = nil) {
         self.code = code
         self.operation = operation
         self.detail = detail
+        self.underlying = underlying
     }
 
     public var description: String { "\(operation): \(detail) (\(code.rawValue))" }
+
+    /// ``Code/full`` is a full disk or engine.
+    public var failureKind: FailureKind? { code == .full ? .noSpace : nil }
 }

@@ -117,6 +117,6 @@ public struct DirectoryChunkStore: ChunkStore {
     }
 
     private static func storageError(_ error: FileSystemError, _ operation: String) -> CloudStorageError {
-        CloudStorageError(error.isNoSpace ? .full : .io, operation, error.description)
+        CloudStorageError(error.isNoSpace ? .full : .io, operation, error.description, underlying: error)
     }
 }

@@ -56,7 +56,8 @@ extension LedgerValue {
             throw error
         } catch {
             throw CloudStorageError(.protocolError, operation,
-                                    "\(column) of type \(cell.dataType) could not be decoded: \(String(reflecting: error))")
+                                    "\(column) of type \(cell.dataType) could not be decoded: \(String(reflecting: error))",
+                                    underlying: error)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CodedErrors
 import PostgresNIO
 
 /// A postgres-nio failure turned into a ``CloudStorageError``, keeping the
@@ -27,16 +28,17 @@ struct PostgresFailure: Error, Sendable {
             self.init(error: error)
         } else if let error = error as? PSQLError {
             self.init(psql: error, operation: operation, endpoint: endpoint)
+            self.error.underlying = error
         } else if error is CancellationError {
             self.init(error: CloudStorageError(.unavailable, operation, "cancelled"))
         } else if let error = error as? PostgresDecodingError {
-            self.init(error: CloudStorageError(.protocolError, operation, String(reflecting: error)))
+            self.init(error: CloudStorageError(.protocolError, operation, String(reflecting: error), underlying: error))
         } else {
             // NIO's own errors (IOError, ChannelError, NIOConnectionError)
             // mean the socket did not work; the pool's (ConnectionPoolError,
             // in a module postgres-nio does not export) that it is shut
             // down or gave up connecting.
-            self.init(error: CloudStorageError(.unavailable, operation, "\(endpoint): \(error)"))
+            self.init(error: CloudStorageError(.unavailable, operation, "\(endpoint): \(error)", underlying: error))
         }
     }
 
@@ -97,3 +99,7 @@ struct PostgresFailure: Error, Sendable {
         }
     }
 }
+
+/// postgres-nio's error keeps the error beneath it (a socket's, a TLS
+/// handshake's) as its `underlying`: a cause chain walks on through it.
+extension PSQLError: CausedError {}

@@ -100,7 +100,7 @@ public final class SQLiteLedgerDatabase: LedgerDatabase, @unchecked Sendable {
 
     static func storageError(_ error: any Error, _ operation: String) -> CloudStorageError {
         guard let error = error as? DatabaseError else {
-            return CloudStorageError(.io, operation, "\(error)")
+            return CloudStorageError(.io, operation, "\(error)", underlying: error)
         }
         let code: CloudStorageError.Code = switch error.resultCode {
         case .SQLITE_FULL: .full
@@ -109,7 +109,7 @@ public final class SQLiteLedgerDatabase: LedgerDatabase, @unchecked Sendable {
         case .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH: .refused
         default: .io
         }
-        return CloudStorageError(code, operation, error.message ?? "\(error.resultCode)")
+        return CloudStorageError(code, operation, error.message ?? "\(error.resultCode)", underlying: error)
     }
 }
 

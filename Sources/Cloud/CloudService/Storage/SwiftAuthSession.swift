@@ -87,7 +87,7 @@ actor SwiftAuthSession {
             }
             return .success(response.headers)
         } catch {
-            return .failure(CloudStorageError(.unavailable, operation, "\(error)"))
+            return .failure(CloudStorageError(.unavailable, operation, "\(error)", underlying: error))
         }
     }
 }

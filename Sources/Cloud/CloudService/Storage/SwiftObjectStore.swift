@@ -97,7 +97,7 @@ public struct SwiftObjectStore: ChunkStore {
             do {
                 page = try JSONDecoder().decode([ListedObject].self, from: Data(answer.body))
             } catch {
-                throw CloudStorageError(.protocolError, operation, "the listing is not the expected JSON: \(error)")
+                throw CloudStorageError(.protocolError, operation, "the listing is not the expected JSON: \(error)", underlying: error)
             }
             guard let last = page.last else { return keys }
             keys += page.map(\.name)
@@ -182,7 +182,8 @@ public struct SwiftObjectStore: ChunkStore {
             let etag = response.headers.first(name: "ETag").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             return Answer(status: Int(response.status.code), body: Array(collected.readableBytesView), etag: etag)
         } catch {
-            throw CloudStorageError(.unavailable, operation, "\(method.rawValue) \(credentials.storageURL)\(path): \(error)")
+            throw CloudStorageError(.unavailable, operation, "\(method.rawValue) \(credentials.storageURL)\(path): \(error)",
+                                    underlying: error)
         }
     }
 

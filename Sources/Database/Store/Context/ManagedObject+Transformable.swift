@@ -23,8 +23,8 @@ extension ManagedObject {
         do {
             return try unarchiver.decodeRootGraph()
         } catch {
-            throw StoreError(.invalidValue, "attribute \(key) holds a damaged keyed archive: \(error)",
-                             entity: objectID.entityName, objects: [objectID])
+            throw StoreError(.invalidValue, "attribute \(key) holds a damaged keyed archive",
+                             entity: objectID.entityName, objects: [objectID]).caused(by: error)
         }
     }
 }

@@ -25,7 +25,7 @@ public final class StoreObserver: Sendable {
         do {
             connection = try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw StoreError(.io, "cannot open an observing connection: \(error)", path: path)
+            throw StoreError(.io, "cannot open an observing connection", path: path).caused(by: error)
         }
     }
 
@@ -34,7 +34,7 @@ public final class StoreObserver: Sendable {
         do {
             return try connection.inDatabase { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
         } catch {
-            throw StoreError(.io, "cannot read the data version: \(error)", path: path)
+            throw StoreError(.io, "cannot read the data version", path: path).caused(by: error)
         }
     }
 

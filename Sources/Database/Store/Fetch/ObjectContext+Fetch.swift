@@ -57,7 +57,7 @@ extension ObjectContext {
                         try descriptor.value(of: subject)
                     })
                 } catch {
-                    throw StoreError(.invalidValue, "the request's sort cannot be evaluated: \(error)", entity: entity.name)
+                    throw StoreError(.invalidValue, "the request's sort cannot be evaluated", entity: entity.name).caused(by: error)
                 }
             }
             let order = result.indices.sorted { a, b in
@@ -79,8 +79,8 @@ extension ObjectContext {
         do {
             return try predicate.evaluate(with: object, in: store)
         } catch {
-            throw StoreError(.invalidValue, "the request's predicate cannot be evaluated: \(error)",
-                             entity: object.objectID.entityName, objects: [object.objectID])
+            throw StoreError(.invalidValue, "the request's predicate cannot be evaluated",
+                             entity: object.objectID.entityName, objects: [object.objectID]).caused(by: error)
         }
     }
 }

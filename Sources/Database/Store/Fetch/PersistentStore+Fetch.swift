@@ -79,7 +79,7 @@ extension PersistentStore {
                 limit: request.fetchLimit > 0 ? request.fetchLimit : nil,
                 offset: request.fetchOffset > 0 ? request.fetchOffset : nil)
         } catch {
-            throw StoreError(.invalidValue, "the fetch request cannot be compiled: \(error)", path: path, entity: entity.name)
+            throw StoreError(.invalidValue, "the fetch request cannot be compiled", path: path, entity: entity.name).caused(by: error)
         }
     }
 }

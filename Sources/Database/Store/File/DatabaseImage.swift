@@ -28,7 +28,7 @@ struct DatabaseImage {
             log = try FileSystemPaths.readFile(atPath: path + "-wal")
             journal = try FileSystemPaths.readFile(atPath: path + "-journal")
         } catch {
-            throw StoreError(.io, "cannot read the store: \(error)", path: path)
+            throw StoreError(.io, "cannot read the store", path: path).caused(by: error)
         }
         guard let main else { throw StoreError(.notADatabase, "no file at this path", path: path) }
         // A rollback journal that starts with its magic number is hot: the

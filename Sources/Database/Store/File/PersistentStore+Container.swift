@@ -22,7 +22,7 @@ extension PersistentStore {
         do {
             try container.createDirectory(directory.relativePath)
         } catch {
-            throw StoreError(.io, "cannot create the store's directory: \(error)", path: path)
+            throw StoreError(.io, "cannot create the store's directory", path: path).caused(by: error)
         }
         if FileSystemPaths.isRegularFile(atPath: path) {
             return try open(atPath: path, model: model)

@@ -30,7 +30,7 @@ extension PersistentStore {
             plist = try entries.propertyListData()
             modelCache = try model.modelCacheData()
         } catch {
-            throw StoreError(.invalidModel, "cannot write the store's metadata or model cache: \(error)", path: path)
+            throw StoreError(.invalidModel, "cannot write the store's metadata or model cache", path: path).caused(by: error)
         }
         let pool = try connect(path)
         do {
@@ -45,7 +45,7 @@ extension PersistentStore {
                 try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
             }
         } catch {
-            throw StoreError(.io, "cannot create the store's tables: \(error)", path: path)
+            throw StoreError(.io, "cannot create the store's tables", path: path).caused(by: error)
         }
         return PersistentStore(path: path, layout: layout, isReadOnly: false, database: pool)
     }

@@ -63,7 +63,7 @@ public final class PersistentStore: Sendable {
         do {
             queue = try DatabaseQueue(configuration: connectionConfiguration())
         } catch {
-            throw StoreError(.io, "cannot open an in-memory connection: \(error)", path: path)
+            throw StoreError(.io, "cannot open an in-memory connection", path: path).caused(by: error)
         }
         do {
             try queue.inDatabase { db in
@@ -73,7 +73,7 @@ public final class PersistentStore: Sendable {
         } catch let error as StoreError {
             throw error.at(path: path)
         } catch {
-            throw StoreError(.notADatabase, "SQLite cannot read the file: \(error)", path: path)
+            throw StoreError(.notADatabase, "SQLite cannot read the file", path: path).caused(by: error)
         }
         return queue
     }
@@ -96,7 +96,7 @@ public final class PersistentStore: Sendable {
             defer { descriptor.closeQuietly() }
             return try descriptor.read(count: 100, at: 0)
         } catch {
-            throw StoreError(.io, "cannot read the store's header: \(error)", path: path)
+            throw StoreError(.io, "cannot read the store's header", path: path).caused(by: error)
         }
     }
 
@@ -108,7 +108,7 @@ public final class PersistentStore: Sendable {
         do {
             return try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw StoreError(.io, "SQLite cannot open the store: \(error)", path: path)
+            throw StoreError(.io, "SQLite cannot open the store", path: path).caused(by: error)
         }
     }
 
@@ -124,7 +124,7 @@ public final class PersistentStore: Sendable {
                 return try PrimaryKeyRow.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY")
             }
         } catch {
-            throw StoreError(.notACoreDataStore, "cannot read Z_PRIMARYKEY: \(error)", path: path)
+            throw StoreError(.notACoreDataStore, "cannot read Z_PRIMARYKEY", path: path).caused(by: error)
         }
         guard !rows.isEmpty else {
             throw StoreError(.notACoreDataStore, "the file has no Z_PRIMARYKEY table or it is empty", path: path)

@@ -33,7 +33,7 @@ extension PersistentStore {
                 return (cache, metadata)
             }
         } catch {
-            throw StoreError(.notACoreDataStore, "cannot read Z_MODELCACHE or Z_METADATA: \(error)", path: path)
+            throw StoreError(.notACoreDataStore, "cannot read Z_MODELCACHE or Z_METADATA", path: path).caused(by: error)
         }
         let metadata = contents.metadata.flatMap { try? StoreMetadata(propertyList: $0) }
         let model: ObjectModel
@@ -44,7 +44,7 @@ extension PersistentStore {
             do {
                 model = try ObjectModel(modelCache: cache)
             } catch {
-                throw StoreError(.invalidModel, "the model cached in Z_MODELCACHE cannot be read: \(error)", path: path)
+                throw StoreError(.invalidModel, "the model cached in Z_MODELCACHE cannot be read", path: path).caused(by: error)
             }
             origin = .modelCache
         } else {

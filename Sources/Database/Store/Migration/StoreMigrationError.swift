@@ -45,7 +45,7 @@ public struct StoreMigrationErrorContext: Hashable, Sendable {
     /// The SQL that failed.
     public var sql: String?
     /// For ``StoreMigrationErrorCode/notLightweight``: the planner's error.
-    public var planError: MigrationError?
+    public var planError: ModelMigrationError?
     /// For ``StoreMigrationErrorCode/notAStore``: the store's error.
     public var storeError: StoreError?
 }
@@ -53,7 +53,7 @@ public struct StoreMigrationErrorContext: Hashable, Sendable {
 extension StoreMigrationError {
     /// Creates an error.
     public init(_ code: Code, _ message: String, path: String? = nil, entity: String? = nil, property: String? = nil,
-                sql: String? = nil, planError: MigrationError? = nil, storeError: StoreError? = nil) {
+                sql: String? = nil, planError: ModelMigrationError? = nil, storeError: StoreError? = nil) {
         let context = StoreMigrationErrorContext(path: path, entity: entity, property: property, sql: sql,
                                                  planError: planError, storeError: storeError)
         self.init(code, message, context: context)

@@ -94,7 +94,7 @@ public enum StoreMigrator {
         } catch let error as StoreError {
             throw StoreMigrationError(.notAStore, error.message, path: path, storeError: error.at(path: path))
         } catch {
-            throw StoreMigrationError(.io, "cannot read the store's metadata: \(error)", path: path)
+            throw StoreMigrationError(.io, "cannot read the store's metadata", path: path).caused(by: error)
         }
     }
 
@@ -115,7 +115,7 @@ public enum StoreMigrator {
         do {
             return try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw StoreMigrationError(.io, "SQLite cannot open the store: \(error)", path: path)
+            throw StoreMigrationError(.io, "SQLite cannot open the store", path: path).caused(by: error)
         }
     }
 

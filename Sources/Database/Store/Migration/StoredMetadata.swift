@@ -42,7 +42,7 @@ struct StoredMetadata {
             try db.execute(sql: "DELETE FROM Z_MODELCACHE")
             try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [cache])
         } catch let error as ModelError {
-            throw StoreMigrationError(.io, "cannot encode the destination's metadata or model cache: \(error)")
+            throw StoreMigrationError(.io, "cannot encode the destination's metadata or model cache").caused(by: error)
         }
     }
 }

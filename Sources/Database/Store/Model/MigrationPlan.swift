@@ -32,8 +32,8 @@ public struct MigrationPlan: Sendable, Hashable {
     }
 
     /// Plans the migration from `source` to `destination`; a change no
-    /// lightweight migration can make is a ``MigrationError``.
-    public init(from source: ObjectModel, to destination: ObjectModel) throws(MigrationError) {
+    /// lightweight migration can make is a ``ModelMigrationError``.
+    public init(from source: ObjectModel, to destination: ObjectModel) throws(ModelMigrationError) {
         sourceHashes = source.versionHashes
         destinationHashes = destination.versionHashes
         var planner = MigrationPlanner(source: source, destination: destination,
@@ -48,7 +48,7 @@ public struct MigrationPlan: Sendable, Hashable {
     /// (oldest first), as Core Data's progressive migration does: renaming
     /// identifiers name the previous version only, so data survives a
     /// chain of renames only step by step.
-    public static func chain(_ models: [ObjectModel]) throws(MigrationError) -> [MigrationPlan] {
+    public static func chain(_ models: [ObjectModel]) throws(ModelMigrationError) -> [MigrationPlan] {
         var plans: [MigrationPlan] = []
         for index in models.indices.dropFirst() {
             plans.append(try MigrationPlan(from: models[index - 1], to: models[index]))

@@ -15,13 +15,13 @@ struct MigrationPlanner {
         self.destinationHashes = destinationHashes
     }
 
-    mutating func entityMappings() throws(MigrationError) -> [EntityMapping] {
+    mutating func entityMappings() throws(ModelMigrationError) -> [EntityMapping] {
         var claimed: [String: String] = [:]
         for entity in destination.entities {
             guard let match = matchingSourceName(of: entity.name, renamingIdentifier: entity.renamingIdentifier,
                                                  in: Set(source.entities.map(\.name))) else { continue }
             if let other = claimed[match] {
-                throw MigrationError(.ambiguousRenaming, entity: entity.name, "\(other) and \(entity.name) both map from \(match)")
+                throw ModelMigrationError(.ambiguousRenaming, entity: entity.name, "\(other) and \(entity.name) both map from \(match)")
             }
             claimed[match] = entity.name
             entityMatches[entity.name] = match
@@ -40,7 +40,7 @@ struct MigrationPlanner {
         return names.contains(name) ? name : nil
     }
 
-    private mutating func mapping(for entity: EntityDescription) throws(MigrationError) -> EntityMapping {
+    private mutating func mapping(for entity: EntityDescription) throws(ModelMigrationError) -> EntityMapping {
         guard let sourceName = entityMatches[entity.name], let sourceEntity = source.entity(named: sourceName) else {
             // A new entity: its required properties only constrain rows inserted later.
             return EntityMapping(
@@ -72,7 +72,7 @@ struct MigrationPlanner {
             let match = matchingSourceName(of: attribute.name, renamingIdentifier: attribute.renamingIdentifier, in: sourcePropertyNames)
             guard let match, let old = sourceAttributes.first(where: { $0.name == match }) else {
                 if match != nil {
-                    throw MigrationError(.propertyKindChanged, entity: entity.name, property: attribute.name,
+                    throw ModelMigrationError(.propertyKindChanged, entity: entity.name, property: attribute.name,
                                          "was the relationship \(match ?? ""), is now an attribute")
                 }
                 if !attribute.isOptional && attribute.defaultValue == nil {
@@ -83,10 +83,10 @@ struct MigrationPlanner {
                 continue
             }
             guard usedAttributes.insert(match).inserted else {
-                throw MigrationError(.ambiguousRenaming, entity: entity.name, property: attribute.name, "two attributes map from \(match)")
+                throw ModelMigrationError(.ambiguousRenaming, entity: entity.name, property: attribute.name, "two attributes map from \(match)")
             }
             guard old.type == attribute.type else {
-                throw MigrationError(.attributeTypeChanged, entity: entity.name, property: attribute.name,
+                throw ModelMigrationError(.attributeTypeChanged, entity: entity.name, property: attribute.name,
                                      "type changes from \(old.type.modelFileName) to \(attribute.type.modelFileName); a lightweight migration keeps types")
             }
             let becomesRequired = old.isOptional && !attribute.isOptional
@@ -103,7 +103,7 @@ struct MigrationPlanner {
             let match = matchingSourceName(of: relationship.name, renamingIdentifier: relationship.renamingIdentifier, in: sourcePropertyNames)
             guard let match, let old = sourceRelationships.first(where: { $0.name == match }) else {
                 if match != nil {
-                    throw MigrationError(.propertyKindChanged, entity: entity.name, property: relationship.name,
+                    throw ModelMigrationError(.propertyKindChanged, entity: entity.name, property: relationship.name,
                                          "was the attribute \(match ?? ""), is now a relationship")
                 }
                 if !relationship.isOptional {
@@ -114,7 +114,7 @@ struct MigrationPlanner {
                 continue
             }
             guard usedRelationships.insert(match).inserted else {
-                throw MigrationError(.ambiguousRenaming, entity: entity.name, property: relationship.name, "two relationships map from \(match)")
+                throw ModelMigrationError(.ambiguousRenaming, entity: entity.name, property: relationship.name, "two relationships map from \(match)")
             }
             // The destination must be the entity the old destination became
             // (or one related to it by inheritance in the new model).
@@ -124,7 +124,7 @@ struct MigrationPlanner {
                     || isAncestor(mapped, of: relationship.destinationEntityName)
             } ?? false
             guard related else {
-                throw MigrationError(.relationshipDestinationChanged, entity: entity.name, property: relationship.name,
+                throw ModelMigrationError(.relationshipDestinationChanged, entity: entity.name, property: relationship.name,
                                      "pointed at \(old.destinationEntityName), now at \(relationship.destinationEntityName)")
             }
             if old.isOptional && !relationship.isOptional {
@@ -160,11 +160,11 @@ struct MigrationPlanner {
 
     /// A kept entity stays in the same inheritance tree: its super-entity
     /// must be the one its old super-entity became.
-    private func checkInheritance(of entity: EntityDescription, from old: EntityDescription) throws(MigrationError) {
+    private func checkInheritance(of entity: EntityDescription, from old: EntityDescription) throws(ModelMigrationError) {
         let oldParent = old.superentityName
         let newParentSource = entity.superentityName.flatMap { entityMatches[$0] }
         guard oldParent == newParentSource else {
-            throw MigrationError(.inheritanceChanged, entity: entity.name,
+            throw ModelMigrationError(.inheritanceChanged, entity: entity.name,
                                  "inherited from \(oldParent ?? "nothing"), now from \(entity.superentityName ?? "nothing")")
         }
     }

@@ -28,7 +28,7 @@ public struct ModelBundle: Sendable, Hashable {
     public init(path: String) throws(ModelError) {
         let names: [String]
         do { names = try FileSystemPaths.entries(atPath: path, followLinks: true) } catch {
-            throw ModelError(.fileIO, "cannot list the bundle: \(error.reason)", path: path)
+            throw ModelError(.fileIO, "cannot list the bundle", path: path).caused(by: error)
         }
         var versions: [String: ObjectModel] = [:]
         var current: String?

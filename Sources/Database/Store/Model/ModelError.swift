@@ -64,7 +64,7 @@ enum ModelFiles {
         do throws(FileSystemError) {
             data = try FileSystemPaths.readFile(atPath: path)
         } catch {
-            throw ModelError(.fileIO, "cannot read: \(error.reason)", path: path)
+            throw ModelError(.fileIO, "cannot read", path: path).caused(by: error)
         }
         guard let data else { throw ModelError(.fileIO, "no such file", path: path) }
         return data

@@ -14,7 +14,7 @@ public enum ModelVersionFiles {
     public static func currentVersionName(data: Data, path: String? = nil) throws(ModelError) -> String {
         let value: PropertyListValue
         do { value = try PropertyListValue.decode(data).value } catch {
-            throw ModelError(.invalidMetadata, "not a property list: \(error)", path: path)
+            throw ModelError(.invalidMetadata, "not a property list", path: path).caused(by: error)
         }
         guard let name = value["_XCCurrentVersionName"]?.stringValue, !name.isEmpty else {
             throw ModelError(.invalidMetadata, "no _XCCurrentVersionName string", path: path)

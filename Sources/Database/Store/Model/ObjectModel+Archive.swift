@@ -12,7 +12,7 @@ extension ObjectModel {
             unarchiver = try KeyedUnarchiver(data: data)
             root = try unarchiver.decodeRootGraph()
         } catch {
-            throw ModelError(.malformedArchive, "unreadable keyed archive: \(error)", path: path)
+            throw ModelError(.malformedArchive, "unreadable keyed archive", path: path).caused(by: error)
         }
         // The archive's objects refer to each other (entity ↔ property ↔
         // model); empty them once read so the cycles are freed.

@@ -26,7 +26,7 @@ extension ObjectModel {
             return data
         } catch {
             ArchivedModelWriter.breakCycles(root)
-            throw ModelError(.malformedArchive, "cannot archive the model: \(error)")
+            throw ModelError(.malformedArchive, "cannot archive the model").caused(by: error)
         }
     }
 

@@ -68,7 +68,7 @@ public struct StoreMetadata: Sendable, Hashable {
     public init(propertyList data: Data) throws(ModelError) {
         let value: PropertyListValue
         do { value = try PropertyListValue.decode(data).value } catch {
-            throw ModelError(.invalidMetadata, "Z_PLIST is not a property list: \(error)")
+            throw ModelError(.invalidMetadata, "Z_PLIST is not a property list").caused(by: error)
         }
         guard let entries = value.dictionaryValue else { throw ModelError(.invalidMetadata, "Z_PLIST is a \(value.typeName), not a dictionary") }
         func fail(_ key: String, _ expected: String) -> ModelError {
@@ -127,7 +127,7 @@ public struct StoreMetadata: Sendable, Hashable {
         entries[Key.hashesVersion] = .integer(PropertyListInteger(Int64(versionHashesVersion)))
         for (key, value) in otherEntries { entries[key] = value }
         do { return try PropertyListValue.dictionary(entries).encoded(as: .binary) } catch {
-            throw ModelError(.invalidMetadata, "cannot encode the metadata: \(error)")
+            throw ModelError(.invalidMetadata, "cannot encode the metadata").caused(by: error)
         }
     }
 

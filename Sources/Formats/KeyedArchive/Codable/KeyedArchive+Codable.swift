@@ -14,7 +14,7 @@ extension KeyedArchiver {
         do {
             plain = try PropertyListValueEncoder().encode(value)
         } catch let error as PropertyListError {
-            throw KeyedArchiveError(.unsupportedValue, "cannot encode \(T.self): \(error)")
+            throw KeyedArchiveError(.unsupportedValue, "cannot encode \(T.self)", underlying: error)
         }
         return try archivedData(withRootObject: plain, format: format)
     }
@@ -32,9 +32,9 @@ extension KeyedUnarchiver {
         do {
             return try PropertyListValueDecoder().decode(type, from: plain)
         } catch let error as PropertyListError {
-            throw KeyedArchiveError(.typeMismatch, "the archive does not hold a \(T.self): \(error)")
+            throw KeyedArchiveError(.typeMismatch, "the archive does not hold a \(T.self)", underlying: error)
         } catch let error as DecodingError {
-            throw KeyedArchiveError(.typeMismatch, "the archive does not hold a \(T.self): \(error)")
+            throw KeyedArchiveError(.typeMismatch, "the archive does not hold a \(T.self)", underlying: error)
         }
     }
 

@@ -1,5 +1,7 @@
+import CodedErrors
 import PropertyList
-/// An error reading or writing a keyed archive: what went wrong, and where.
+/// An error reading or writing a keyed archive: what went wrong, and where
+/// (and, for a file, the file system's error as its cause).
 ///
 /// Every problem an archive can have — a damaged property list, a reference
 /// outside `$objects`, a missing class, a type the caller did not allow —
@@ -9,7 +11,7 @@ import PropertyList
 /// do { _ = try KeyedUnarchiver.unarchive(Possession.self, from: bytes) }
 /// catch let error as KeyedArchiveError where error.code == .missingRoot { … }
 /// ```
-public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConvertible, CausedError {
     /// The kind of failure.
     public var code: Code
     /// The `$objects` index of the object being read or written, if any.
@@ -20,14 +22,19 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
     public var path: String?
     /// A sentence saying what was wrong.
     public var message: String
+    /// The error behind it (reading or writing the file), if any: kept,
+    /// not compared.
+    @UncomparedCause public var underlying: (any Error)? = nil
 
     /// Creates an error.
-    public init(_ code: Code, objectIndex: Int? = nil, key: String? = nil, path: String? = nil, _ message: String) {
+    public init(_ code: Code, objectIndex: Int? = nil, key: String? = nil, path: String? = nil, _ message: String,
+                underlying: (any Error)? = nil) {
         self.code = code
         self.objectIndex = objectIndex
         self.key = key
         self.path = path
         self.message = message
+        self.underlying = underlying
     }
 
     /// The kind of a ``KeyedArchiveError``.
@@ -75,6 +82,6 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         if let key { places.append("key \(InputExcerpt.quoted(key))") }
         if let path { places.append(path) }
         if !places.isEmpty { text += " (at \(places.joined(separator: ", ")))" }
-        return text
+        return describing(text)
     }
 }

@@ -31,7 +31,7 @@ public struct KeyedArchiveTable: Hashable, Sendable {
         do {
             value = try PropertyListValue(data: data, limits: limits)
         } catch let error as PropertyListError {
-            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error)")
+            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list", underlying: error)
         }
         try self.init(propertyList: value)
     }
@@ -81,7 +81,7 @@ public struct KeyedArchiveTable: Hashable, Sendable {
         do {
             return try propertyList.encoded(as: format)
         } catch let error as PropertyListError {
-            throw KeyedArchiveError(.unsupportedValue, "cannot serialize the archive: \(error)")
+            throw KeyedArchiveError(.unsupportedValue, "cannot serialize the archive", underlying: error)
         }
     }
 

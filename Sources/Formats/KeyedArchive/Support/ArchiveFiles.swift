@@ -13,7 +13,7 @@ enum ArchiveFiles {
             try FileSystemPaths.writeAtomically(data, toPath: path,
                                                 options: AtomicWriteOptions(durability: .full, permissions: 0o644))
         } catch {
-            throw KeyedArchiveError(.fileIO, path: path, "cannot write \(path): \(error.reason)")
+            throw KeyedArchiveError(.fileIO, path: path, "cannot write the archive", underlying: error)
         }
     }
 
@@ -25,7 +25,7 @@ enum ArchiveFiles {
             }
             return data
         } catch {
-            throw KeyedArchiveError(.fileIO, path: path, "cannot read \(path): \(error.reason)")
+            throw KeyedArchiveError(.fileIO, path: path, "cannot read the archive", underlying: error)
         }
     }
 }

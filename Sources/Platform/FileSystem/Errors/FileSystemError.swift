@@ -1,3 +1,4 @@
+import CodedErrors
 import SystemPackage
 
 /// A failed file-system call: the `errno` it left (swift-system's ``Errno``),
@@ -77,4 +78,11 @@ extension FileSystemError {
     /// The file changed between a scan and the open that was to read it
     /// (``FileDescriptor/openSeen(_:as:)``): `ESTALE`.
     public var isChangedSinceScan: Bool { errno == .staleNFSFileHandle }
+}
+
+extension FileSystemError: ClassifiedError {
+    /// ``CodedErrors/FailureKind/noSpace`` for a full device or quota
+    /// (``isNoSpace``), so `isDiskFull` finds it beneath any error that
+    /// keeps it as its cause.
+    public var failureKind: FailureKind? { isNoSpace ? .noSpace : nil }
 }

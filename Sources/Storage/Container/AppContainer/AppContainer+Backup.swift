@@ -154,7 +154,7 @@ struct ExclusionRecord {
         }
         let array: [PropertyListValue]?
         do { array = try PropertyListValue(data: data).arrayValue }
-        catch { throw ContainerError(.corrupt, path: fileName, "the backup-exclusion record is unreadable: \(error)") }
+        catch { throw ContainerError(.corrupt, path: fileName, "the backup-exclusion record is unreadable").caused(by: error) }
         guard let array else {
             throw ContainerError(.corrupt, path: fileName, "the backup-exclusion record is not an array")
         }
@@ -172,7 +172,7 @@ struct ExclusionRecord {
         let value = PropertyListValue.array(record.paths.sorted().map { .string($0) })
         let data: Data
         do { data = try value.encoded(as: .binary) }
-        catch { throw ContainerError(.corrupt, path: fileName, "cannot encode the backup-exclusion record: \(error)") }
+        catch { throw ContainerError(.corrupt, path: fileName, "cannot encode the backup-exclusion record").caused(by: error) }
         do { try root.writeAtomically(data, to: fileName, options: AtomicWriteOptions(durability: .full, permissions: 0o600)) }
         catch { throw ContainerError(error, path: fileName, "write the backup-exclusion record") }
     }

@@ -100,7 +100,7 @@ extension AppBundle {
         }
         let data = try contents(ofRelativePath: relative)
         do { return try PropertyListValue(data: data) }
-        catch { throw ContainerError(.corrupt, path: relative, "the resource is not a property list: \(error)") }
+        catch { throw ContainerError(.corrupt, path: relative, "the resource is not a property list").caused(by: error) }
     }
 
     /// A property-list resource whose root is a dictionary.

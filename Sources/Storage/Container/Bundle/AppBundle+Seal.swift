@@ -63,7 +63,7 @@ extension AppBundle {
         } catch let error as ContainerError {
             throw error
         } catch {
-            throw ContainerError(.corrupt, path: Self.sealPath, "the seal is not a property list: \(error)")
+            throw ContainerError(.corrupt, path: Self.sealPath, "the seal is not a property list").caused(by: error)
         }
         let current = try manifest()
         var report = BundleSealReport(modified: [], added: [], removed: [])

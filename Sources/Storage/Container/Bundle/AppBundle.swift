@@ -22,7 +22,7 @@ public struct AppBundle: Sendable {
         let data = try Self.read(directory, try ContainerPath("Info.plist"))
         let value: PropertyListValue
         do { value = try PropertyListValue(data: data) }
-        catch { throw ContainerError(.corrupt, path: "Info.plist", "Info.plist is not a property list: \(error)") }
+        catch { throw ContainerError(.corrupt, path: "Info.plist", "Info.plist is not a property list").caused(by: error) }
         info = try BundleInfo(value)
     }
 

@@ -89,6 +89,7 @@ struct ConfinedDirectory: Sendable {
         if error.isNotFound, let suggestion = caseSuggestion(for: path) {
             return ContainerError(.caseMismatch(suggestion: suggestion), path: path.text,
                                   "cannot \(action): no such file; names are case-sensitive, did you mean '\(suggestion)'?")
+                .caused(by: error)
         }
         return ContainerError(error, path: path.text, action)
     }

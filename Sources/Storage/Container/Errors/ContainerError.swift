@@ -57,11 +57,17 @@ public enum ContainerErrorCode: ErrorCode {
     public static func describe(_ error: ContainerError) -> String {
         error.path.isEmpty ? error.message : "\(error.message): \(error.path)"
     }
+
+    /// ``diskFull`` is ``CodedErrors/FailureKind/noSpace``.
+    public var failureKind: FailureKind? { self == .diskFull ? .noSpace : nil }
 }
 
 extension ContainerError {
     /// Maps a failed file-system call to a typed error: the one place
-    /// where system errors become container codes.
+    /// where system errors become container codes. The message says what
+    /// the container was doing; the failure is kept as the cause, which
+    /// the description adds (`cannot write: Documents/a: cannot rename …:
+    /// No space left on device`).
     init(_ failure: FileSystemError, path: String, _ action: String) {
         let code: Code
         if failure.isNotFound { code = .notFound }
@@ -77,6 +83,6 @@ extension ContainerError {
         else if failure.isDirectory { code = .isDirectory }
         else if failure.isNameTooLong { code = .invalidPath }
         else { code = .io(errno: failure.errno.rawValue) }
-        self.init(code, path: path, "cannot \(action): \(failure.reason)")
+        self.init(code, "cannot \(action)", context: ErrorPath(path: path), underlying: failure)
     }
 }

@@ -145,7 +145,8 @@ public struct ContainerMigration: Sendable {
             } catch {
                 try checkpoint()
                 throw MigrationError(.stopped, path: Self.source + "/" + current.lastPath,
-                                     "the migration stopped after \(current.completedItems) of \(current.totalItems) items (\(error)); run it again to resume")
+                                     "the migration stopped after \(current.completedItems) of \(current.totalItems) items "
+                                     + "(run it again to resume)").caused(by: error)
             }
         }
         try announce(done)

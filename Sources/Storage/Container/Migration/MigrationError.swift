@@ -32,11 +32,18 @@ public enum MigrationErrorCode: ErrorCode {
     public static func describe(_ error: MigrationError) -> String {
         error.path.isEmpty || error.message.contains(error.path) ? error.message : "\(error.message): \(error.path)"
     }
+
+    /// A container failure's kind (a full disk).
+    public var failureKind: FailureKind? {
+        if case .container(let code) = self { return code.failureKind }
+        return nil
+    }
 }
 
 extension MigrationError {
-    /// Wraps a container error, keeping its code and path.
+    /// Wraps a container error, keeping its code, path and message, and
+    /// the error itself as the cause (it reads as the container error did).
     public init(_ error: ContainerError) {
-        self.init(.container(error.code), path: error.path, error.message)
+        self.init(.container(error.code), error.message, context: error.context, underlying: error)
     }
 }

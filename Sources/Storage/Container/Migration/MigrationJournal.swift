@@ -98,14 +98,14 @@ struct MigrationJournal {
 
     private func decode<T: Decodable>(_ type: T.Type, _ data: Data, _ name: String) throws(MigrationError) -> T {
         do { return try PropertyListValueDecoder().decode(type, from: data) } catch {
-            throw MigrationError(.corruptJournal, path: Self.path(name), "the migration journal is unreadable: \(error)")
+            throw MigrationError(.corruptJournal, path: Self.path(name), "the migration journal is unreadable").caused(by: error)
         }
     }
 
     private func write<T: Encodable>(_ value: T, _ name: String) throws(MigrationError) {
         let data: Data
         do { data = try PropertyListValueEncoder().encode(value, as: .binary) } catch {
-            throw MigrationError(.corruptJournal, path: Self.path(name), "cannot encode the migration journal: \(error)")
+            throw MigrationError(.corruptJournal, path: Self.path(name), "cannot encode the migration journal").caused(by: error)
         }
         do {
             try directory.writeAtomically(data, to: name, options: AtomicWriteOptions(durability: durability, permissions: 0o600))

@@ -112,7 +112,7 @@ struct MigrationPlan: Codable, Sendable, Equatable {
                 existing = try directory.statusIfPresent(of: name)
             } catch {
                 throw MigrationError(.conflict, path: destinationPath + "/" + parent,
-                                     "cannot migrate: the destination holds something other than a directory here (\(error.reason))")
+                                     "cannot migrate: the destination holds something other than a directory here").caused(by: error)
             }
             guard let existing else { continue }
             if entry.kind == .directory && existing.isDirectory { continue }

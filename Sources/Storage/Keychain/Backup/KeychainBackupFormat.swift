@@ -85,7 +85,7 @@ enum KeychainBackupFormat {
         do {
             return try value.encoded(as: .binary)
         } catch {
-            throw KeychainError(.storageFailed, "cannot write the backup: \(error)")
+            throw KeychainError(.storageFailed, "cannot write the backup").caused(by: error)
         }
     }
 
@@ -93,7 +93,7 @@ enum KeychainBackupFormat {
         do {
             return try PropertyListValue.decode(data, as: .binary)
         } catch {
-            throw KeychainError(.decodeFailed, "the \(what) is not a binary property list: \(error)")
+            throw KeychainError(.decodeFailed, "the \(what) is not a binary property list").caused(by: error)
         }
     }
 }

@@ -28,7 +28,7 @@ enum BackupKeys {
             return try KDF.Insecure.PBKDF2.deriveKey(
                 from: Data(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, rounds: rounds)
         } catch {
-            throw KeychainError(.storageFailed, "cannot derive the backup key: \(error)")
+            throw KeychainError(.storageFailed, "cannot derive the backup key").caused(by: error)
         }
     }
 }

@@ -47,7 +47,7 @@ enum ItemSealing {
         } catch let error as KeychainError {
             throw error
         } catch {
-            throw KeychainError(.storageFailed, "cannot encrypt an item: \(error)")
+            throw KeychainError(.storageFailed, "cannot encrypt an item").caused(by: error)
         }
     }
 

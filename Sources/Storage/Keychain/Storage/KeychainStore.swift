@@ -99,16 +99,18 @@ struct KeychainStore: Sendable {
     }
 
     /// `error` as a ``KeychainError``: a unique-constraint failure is a
-    /// duplicate item; any other database failure is `storageFailed`.
+    /// duplicate item; any other failure is `storageFailed`, with the
+    /// error kept as its cause (a full disk stays `isDiskFull` where the
+    /// cause says so).
     static func keychainError(_ error: any Error, during operation: KeychainError.Operation) -> KeychainError {
         if let error = error as? KeychainError { return error.during(operation) }
         if let error = error as? DatabaseError {
             if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 return KeychainError(.duplicateItem, operation: operation, "an item with the same identity already exists")
             }
-            return KeychainError(.storageFailed, operation: operation, "SQLite: \(error.message ?? "\(error.resultCode)")")
+            return KeychainError(.storageFailed, operation: operation, "the keychain database failed").caused(by: error)
         }
-        return KeychainError(.storageFailed, operation: operation, "\(error)")
+        return KeychainError(.storageFailed, operation: operation, "the keychain's storage failed").caused(by: error)
     }
 }
 

@@ -63,7 +63,7 @@ final class PersistentDomain: @unchecked Sendable {
             // the next flush replaces the file.
             problem = error
         } catch {
-            problem = PreferencesError(.storageFailed, path: storage.path, "\(error)")
+            problem = PreferencesError(.storageFailed, path: storage.path, "cannot read the domain").caused(by: error)
         }
     }
 
@@ -146,7 +146,9 @@ final class PersistentDomain: @unchecked Sendable {
             } catch let error as PreferencesError {
                 stateLock.withLock { problem = error }
             } catch {
-                stateLock.withLock { problem = PreferencesError(.storageFailed, path: storage.path, "\(error)") }
+                stateLock.withLock {
+                    problem = PreferencesError(.storageFailed, path: storage.path, "cannot write the domain").caused(by: error)
+                }
             }
         }
     }
@@ -174,7 +176,7 @@ final class PersistentDomain: @unchecked Sendable {
             do {
                 output = try PropertyListValue.dictionary(merged).encoded(as: .binary)
             } catch {
-                throw PreferencesError(.invalidValue, path: storage.path, "cannot encode the domain: \(error)")
+                throw PreferencesError(.invalidValue, path: storage.path, "cannot encode the domain").caused(by: error)
             }
             try storage.write(output, durability: durability)
 
@@ -251,7 +253,7 @@ final class PersistentDomain: @unchecked Sendable {
         do {
             value = try PropertyListValue(data: bytes)
         } catch {
-            throw PreferencesError(.corruptFile, path: path, "not a property list: \(error)")
+            throw PreferencesError(.corruptFile, path: path, "not a property list").caused(by: error)
         }
         guard case .dictionary(let entries) = value else {
             throw PreferencesError(.corruptFile, path: path, "the property list is a \(value.typeName), not a dictionary")

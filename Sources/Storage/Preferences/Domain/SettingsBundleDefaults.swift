@@ -34,7 +34,7 @@ public enum SettingsBundleDefaults {
         do {
             plist = try PropertyListValue(data: bytes)
         } catch {
-            throw PreferencesError(.corruptFile, path: url.path, "not a property list: \(error)")
+            throw PreferencesError(.corruptFile, path: url.path, "not a property list").caused(by: error)
         }
         guard let specifiers = plist["PreferenceSpecifiers"]?.arrayValue else {
             throw PreferencesError(.corruptFile, path: url.path, "no PreferenceSpecifiers array")

@@ -27,7 +27,7 @@ struct ContainerDomainStorage: DomainStorage {
         } catch let error as ContainerError where error.code == .notFound {
             return nil
         } catch {
-            throw Self.failure("read", error, path)
+            throw Self.failure("read the domain", error, path)
         }
     }
 
@@ -42,9 +42,9 @@ struct ContainerDomainStorage: DomainStorage {
             // container): the first write of a domain creates it.
             try createParent()
             do { try container.writeAtomically(data, to: relativePath, durability: level) }
-            catch { throw Self.failure("write", error, path) }
+            catch { throw Self.failure("save the domain", error, path) }
         } catch {
-            throw Self.failure("write", error, path)
+            throw Self.failure("save the domain", error, path)
         }
     }
 
@@ -54,9 +54,9 @@ struct ContainerDomainStorage: DomainStorage {
         } catch let error as ContainerError where error.code == .notFound {
             try createParent()
             do { return try container.withExclusiveLock(on: relativePath, body) }
-            catch let error as ContainerError { throw Self.failure("lock", error, path) }
+            catch let error as ContainerError { throw Self.failure("lock the domain", error, path) }
         } catch let error as ContainerError {
-            throw Self.failure("lock", error, path)
+            throw Self.failure("lock the domain", error, path)
         }
     }
 
@@ -77,6 +77,6 @@ struct ContainerDomainStorage: DomainStorage {
     }
 
     private static func failure(_ operation: String, _ error: any Error, _ path: String) -> PreferencesError {
-        PreferencesError(.storageFailed, path: path, "cannot \(operation): \(error)")
+        PreferencesError(.storageFailed, path: path, "cannot \(operation)").caused(by: error)
     }
 }

@@ -12,7 +12,7 @@ struct FileDomainStorage: DomainStorage {
         do {
             return try FileSystemPaths.readFile(atPath: path)
         } catch {
-            throw PreferencesError(.storageFailed, path: path, "cannot read: \(error.reason)")
+            throw Self.failure("read the domain", error, path)
         }
     }
 
@@ -26,9 +26,9 @@ struct FileDomainStorage: DomainStorage {
             // The first write of a domain creates Library/Preferences.
             try createDirectoryIfMissing()
             do { try FileSystemPaths.writeAtomically(data, toPath: path, options: options) }
-            catch { throw Self.failure("write", error, path) }
+            catch { throw Self.failure("save the domain", error, path) }
         } catch {
-            throw Self.failure("write", error, path)
+            throw Self.failure("save the domain", error, path)
         }
     }
 
@@ -43,9 +43,9 @@ struct FileDomainStorage: DomainStorage {
             lock = try acquireLock()
         } catch where error.isNotFound {
             try createDirectoryIfMissing()
-            do { lock = try acquireLock() } catch { throw Self.failure("lock", error, path) }
+            do { lock = try acquireLock() } catch { throw Self.failure("lock the domain", error, path) }
         } catch {
-            throw Self.failure("lock", error, path)
+            throw Self.failure("lock the domain", error, path)
         }
         defer { lock.release() }
         return try body()
@@ -70,7 +70,7 @@ struct FileDomainStorage: DomainStorage {
     }
 
     private static func failure(_ operation: String, _ error: FileSystemError, _ path: String) -> PreferencesError {
-        PreferencesError(.storageFailed, path: path, "cannot \(operation) (\(error.operation)): \(error.reason)")
+        PreferencesError(.storageFailed, path: path, "cannot \(operation)").caused(by: error)
     }
 
     private func createDirectoryIfMissing() throws {
@@ -78,7 +78,7 @@ struct FileDomainStorage: DomainStorage {
         do {
             try FileSystemPaths.makeDirectories(atPath: directory)
         } catch {
-            throw PreferencesError(.storageFailed, path: directory, "cannot create the directory: \(error)")
+            throw PreferencesError(.storageFailed, path: directory, "cannot create the directory").caused(by: error)
         }
     }
 }

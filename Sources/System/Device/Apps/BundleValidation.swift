@@ -16,7 +16,7 @@ enum BundleValidation {
         }
         let bundle: AppBundle
         do { bundle = try AppBundle(at: source) } catch let error as ContainerError {
-            throw DeviceError(.invalidBundle, path: source.path, "invalid bundle \(source.lastPathComponent): \(error)")
+            throw DeviceError(.invalidBundle, path: source.path, "invalid bundle \(source.lastPathComponent)").caused(by: error)
         }
         let info = bundle.info
         try checkIdentifier(info.identifier, in: source)

@@ -60,7 +60,7 @@ extension Device {
         let bundleURL = layout.bundleContainer(record.bundleUUID).appendingPathComponent(record.bundleName, isDirectory: true)
         let bundle: AppBundle
         do { bundle = try AppBundle(at: bundleURL) } catch {
-            throw DeviceError(.corrupt, bundleID: record.bundleID, path: bundleURL.path, "the installed bundle is unreadable: \(error)")
+            throw DeviceError(.corrupt, bundleID: record.bundleID, path: bundleURL.path, "the installed bundle is unreadable").caused(by: error)
         }
         var groups: [String: URL] = [:]
         for group in record.entitlements.applicationGroups {

@@ -25,7 +25,7 @@ extension Device {
         } catch {
             try? remove(container, bundleID: identifier)
             let code: DeviceError.Code = error.isNoSpace ? .diskFull : .io
-            throw DeviceError(code, bundleID: identifier, path: source.path, "cannot copy the bundle: \(error)")
+            throw DeviceError(code, bundleID: identifier, path: source.path, "cannot copy the bundle").caused(by: error)
         }
         let installed: AppBundle
         let entitlements: AppEntitlements

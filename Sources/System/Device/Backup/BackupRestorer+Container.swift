@@ -15,7 +15,7 @@ extension BackupRestorer {
         do {
             handle = try DirectoryHandle(openingAt: root, followLinks: false)
         } catch {
-            throw MobileBackupError(.ioFailed, path: root, "cannot open the container: \(error.reason)")
+            throw MobileBackupError(.ioFailed, path: root, "cannot open the container").caused(by: error)
         }
         return try restoreApp(bundleID: bundleID, into: handle, progress: progress)
     }

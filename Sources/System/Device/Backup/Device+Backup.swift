@@ -177,8 +177,7 @@ extension Device {
             if creating { try FileSystemPaths.makeDirectories(atPath: path) }
             return try DirectoryHandle(openingAt: path, followLinks: false)
         } catch {
-            throw DeviceError(error.isNoSpace ? .diskFull : .io, bundleID: bundleID, path: path,
-                              "cannot open the container: \(error.reason)")
+            throw DeviceError(error, bundleID: bundleID, path: path, "open the container")
         }
     }
 

@@ -93,7 +93,7 @@ extension Device {
         let names: [String]
         do { names = try FileSystemPaths.entries(atPath: layout.run.path) } catch {
             if error.isNotFound { return [] }
-            throw DeviceError(.io, path: layout.run.path, "cannot list the run records: \(error.reason)")
+            throw DeviceError(.io, path: layout.run.path, "cannot list the run records").caused(by: error)
         }
         return names.filter { $0.hasSuffix(".plist") }.map { String($0.dropLast(".plist".count)) }
     }

@@ -26,10 +26,10 @@ enum RecordFile {
             guard let contents = try FileSystemPaths.readFile(atPath: url.path) else { return nil }
             data = contents
         } catch {
-            throw DeviceError(.io, path: url.path, "cannot read \(url.lastPathComponent): \(error.reason)")
+            throw DeviceError(.io, path: url.path, "cannot read \(url.lastPathComponent)").caused(by: error)
         }
         do { return try PropertyListValueDecoder().decode(type, from: data) } catch {
-            throw DeviceError(.corrupt, path: url.path, "\(url.lastPathComponent) is malformed: \(error)")
+            throw DeviceError(.corrupt, path: url.path, "\(url.lastPathComponent) is malformed").caused(by: error)
         }
     }
 
@@ -41,7 +41,7 @@ enum RecordFile {
     static func write<T: Encodable>(_ value: T, to url: URL, durability: Durability = .full) throws {
         let data: Data
         do { data = try PropertyListValueEncoder().encode(value, as: .xml) } catch {
-            throw DeviceError(.io, path: url.path, "cannot encode \(url.lastPathComponent): \(error)")
+            throw DeviceError(.io, path: url.path, "cannot encode \(url.lastPathComponent)").caused(by: error)
         }
         do {
             try FileSystemPaths.writeAtomically(data, toPath: url.path,

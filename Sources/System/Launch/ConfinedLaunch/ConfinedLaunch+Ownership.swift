@@ -25,7 +25,7 @@ extension ConfinedLaunch {
                                       "a data directory is a symbolic link (never followed)")
                 }
                 throw LaunchError(.ownershipFailed, path: rule.path,
-                                  "cannot hand the directory to user \(user): \(error)")
+                                  "cannot hand the directory to user \(user)").caused(by: error)
             }
         }
     }

@@ -2,11 +2,11 @@ import CodedErrors
 
 /// A change between two models that a lightweight migration cannot make:
 /// what (``ModelMigrationErrorCode``), the entity and property concerned,
-/// and a message for people.
-public typealias MigrationError = CodedError<ModelMigrationErrorCode>
+/// and a message for people. (Not `MigrationError`: Container's migrations
+/// have that name, and a client importing both modules saw two.)
+public typealias ModelMigrationError = CodedError<ModelMigrationErrorCode>
 
-/// The kinds of change of a ``MigrationError``. (Not `MigrationErrorCode`:
-/// Container's migrations have that name.)
+/// The kinds of change of a ``ModelMigrationError``.
 public enum ModelMigrationErrorCode: String, ErrorCode {
     public typealias Context = ModelMigrationErrorContext
 
@@ -22,18 +22,18 @@ public enum ModelMigrationErrorCode: String, ErrorCode {
     case propertyKindChanged
 
     /// `<entity>[.<property>]: <message>`.
-    public static func describe(_ error: MigrationError) -> String {
+    public static func describe(_ error: ModelMigrationError) -> String {
         "\(error.entity)\(error.property.map { ".\($0)" } ?? ""): \(error.message)"
     }
 }
 
-/// What a ``MigrationError`` concerns.
+/// What a ``ModelMigrationError`` concerns.
 public struct ModelMigrationErrorContext: Hashable, Sendable {
     public var entity: String
     public var property: String?
 }
 
-extension MigrationError {
+extension ModelMigrationError {
     /// Creates an error.
     public init(_ code: Code, entity: String, property: String? = nil, _ message: String) {
         self.init(code, message, context: ModelMigrationErrorContext(entity: entity, property: property))
