@@ -144,7 +144,7 @@ let package = Package(
             // NSPredicate's format language: parsed by hand, evaluated in
             // memory, compiled to SQL with Unicode folding functions.
             name: "PredicateFormat",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["FileSystem", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/Database/PredicateFormat"
         ),
         .target(
@@ -248,6 +248,7 @@ let package = Package(
             // for the demo, the tests and the benchmark.
             name: "ContentServer",
             dependencies: [
+                "FileSystem",
                 "HTTPServing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

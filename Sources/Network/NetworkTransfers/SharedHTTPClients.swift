@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Synchronization
+import FileSystem
 
 /// One HTTP client per set of connection settings, for the life of the
 /// process. AsyncHTTPClient traps when a client is released without an
@@ -13,7 +13,7 @@ enum SharedHTTPClients {
         var connectionsPerHost: Int
     }
 
-    private static let clients = Mutex<[Settings: HTTPClient]>([:])
+    private static let clients = Locked<[Settings: HTTPClient]>([:])
 
     static func client(for configuration: DownloaderConfiguration) -> HTTPClient {
         let settings = Settings(connectMilliseconds: Int64(configuration.connectTimeout * 1000),
