@@ -95,7 +95,7 @@ extension BackupReader {
         }
         let work = files
         let outcome = ExtractionOutcome()
-        let box = ProgressBox(progress)
+        let reportProgress = progress.map(SerializedCallback.init)
         let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount * 2), max(1, files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             // Each worker holds the one folder it is writing in; the files
@@ -126,18 +126,19 @@ extension BackupReader {
                         outcome.add(problem: failure)
                     } else {
                         outcome.add(verified: record.size, unchecked: unchecked)
-                        box.report(record.size)
+                        reportProgress?(record.size)
                     }
                 } catch {
                     outcome.fail(MobileBackupError.io(error, destination.path + "/" + record.relativePath))
                 }
             }
         }
-        if let error = outcome.error { throw error }
-        report.verifiedFiles += outcome.verifiedFiles
-        report.verifiedBytes += outcome.verifiedBytes
-        report.uncheckedDigests += outcome.uncheckedDigests
-        report.problems += outcome.problems.sorted { $0.relativePath < $1.relativePath }
+        let tallies = outcome.tallies
+        if let error = tallies.error { throw error }
+        report.verifiedFiles += tallies.verifiedFiles
+        report.verifiedBytes += tallies.verifiedBytes
+        report.uncheckedDigests += tallies.uncheckedDigests
+        report.problems += tallies.problems.sorted { $0.relativePath < $1.relativePath }
         for (record, parentPath, name) in links {
             try backupIO(destination.path + "/" + record.relativePath) { () throws(FileSystemError) in
                 let parent = try directories.open(parentPath)
@@ -296,48 +297,43 @@ private final class ExtractionDirectories {
     }
 }
 
-/// The extraction workers' shared counter and tallies, behind one lock.
-private final class ExtractionOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var position = 0
-    private(set) var verifiedFiles = 0
-    private(set) var verifiedBytes: Int64 = 0
-    private(set) var uncheckedDigests = 0
-    private(set) var problems: [BackupPayloadProblem] = []
-    private(set) var error: Error?
+/// The extraction workers' shared counter and tallies.
+private final class ExtractionOutcome: Sendable {
+    struct Tallies {
+        var position = 0
+        var verifiedFiles = 0
+        var verifiedBytes: Int64 = 0
+        var uncheckedDigests = 0
+        var problems: [BackupPayloadProblem] = []
+        var error: Error?
+    }
+
+    private let state = Locked(Tallies())
+
+    /// The tallies, once the workers are done.
+    var tallies: Tallies { state.withLock { $0 } }
 
     func next(limit: Int) -> Int? {
-        lock.withLock {
-            guard error == nil, position < limit else { return nil }
-            position += 1
-            return position - 1
+        state.withLock { state in
+            guard state.error == nil, state.position < limit else { return nil }
+            state.position += 1
+            return state.position - 1
         }
     }
 
     func add(verified bytes: Int64, unchecked: Bool) {
-        lock.withLock {
-            verifiedFiles += 1
-            verifiedBytes += bytes
-            if unchecked { uncheckedDigests += 1 }
+        state.withLock { state in
+            state.verifiedFiles += 1
+            state.verifiedBytes += bytes
+            if unchecked { state.uncheckedDigests += 1 }
         }
     }
 
     func add(problem: BackupPayloadProblem) {
-        lock.withLock { problems.append(problem) }
+        state.withLock { $0.problems.append(problem) }
     }
 
     func fail(_ failure: Error) {
-        lock.withLock { if error == nil { error = failure } }
-    }
-}
-
-/// The caller's progress closure, called by one worker at a time.
-private final class ProgressBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private let progress: ((Int64) -> Void)?
-    init(_ progress: ((Int64) -> Void)?) { self.progress = progress }
-    func report(_ bytes: Int64) {
-        guard let progress else { return }
-        lock.withLock { progress(bytes) }
+        state.withLock { if $0.error == nil { $0.error = failure } }
     }
 }
