@@ -164,7 +164,7 @@ let package = Package(
             // NSPredicate's format language: parsed by hand, evaluated in
             // memory, compiled to SQL with Unicode folding functions.
             name: "PredicateFormat",
-            dependencies: [grdb],
+            dependencies: ["FileSystem", grdb],
             path: "Sources/Database/PredicateFormat"
         ),
         .target(
@@ -269,6 +269,7 @@ let package = Package(
             // for the demo, the tests and the benchmark.
             name: "ContentServer",
             dependencies: [
+                "FileSystem",
                 "HTTPServing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

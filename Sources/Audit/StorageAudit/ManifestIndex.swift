@@ -1,5 +1,6 @@
 import CacheManifest
 import Container
+import FileSystem
 import Foundation
 
 /// The cache manifest's entries by directory, read before the walk, so the
@@ -77,43 +78,31 @@ struct ManifestIndex {
 
 /// A manifest being read on a thread of its own, from its start until
 /// ``wait()`` first returns it.
-final class ManifestLoad: @unchecked Sendable {
-    // `index` and `failure` are written once by the reading thread before
-    // `done` is set, under `condition`, and read only after it is.
-    private let condition = NSCondition()
-    private var done = false
-    private var index: ManifestIndex?
-    private var failure: CacheManifestError?
+final class ManifestLoad: Sendable {
+    /// Set once, by the reading thread, when it is done: the manifest (nil
+    /// when there is none) or why it could not be read.
+    private let result = Locked<Result<ManifestIndex?, CacheManifestError>?>(nil)
 
     /// Starts reading `container`'s manifest.
     init(_ container: AppContainer) {
-        let thread = Thread { [self] in
-            let result: Result<ManifestIndex?, CacheManifestError>
-            do throws(CacheManifestError) { result = .success(try ManifestIndex.read(container)) } catch { result = .failure(error) }
-            condition.lock()
-            switch result {
-            case .success(let value): index = value
-            case .failure(let error): failure = error
-            }
-            done = true
-            condition.broadcast()
-            condition.unlock()
+        let thread = Thread { [result] in
+            let read: Result<ManifestIndex?, CacheManifestError>
+            do throws(CacheManifestError) { read = .success(try ManifestIndex.read(container)) } catch { read = .failure(error) }
+            result.withLock { $0 = read }
         }
         thread.start()
     }
 
     /// The manifest (nil when there is none or it could not be read), once read.
     func wait() -> ManifestIndex? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !done { condition.wait() }
+        let read = result.withLock(when: { $0 != nil }) { $0 } ?? nil
+        guard case .success(let index)? = read else { return nil }
         return index
     }
 
     /// Why the manifest could not be read, once ``wait()`` has returned.
     var error: CacheManifestError? {
-        condition.lock()
-        defer { condition.unlock() }
+        guard case .failure(let failure)? = result.withLock({ $0 }) else { return nil }
         return failure
     }
 }

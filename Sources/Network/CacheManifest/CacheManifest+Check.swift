@@ -1,8 +1,8 @@
 import Container
 import Dispatch
+import FileSystem
 import Foundation
 import GRDB
-import Synchronization
 
 /// The launch check: the manifest against the disk, in one pass.
 extension CacheManifest {
@@ -63,7 +63,7 @@ extension CacheManifest {
         let runs = splitIntoRuns(groups, count: min(ProcessInfo.processInfo.activeProcessorCount, groups.count))
         guard runs.count > 1 else { return runs.map { CheckPass(rows, groups: groups[$0], container: container) } }
         // Each run stores its pass once, at its end: two lock operations in all.
-        let passes = Mutex([CheckPass](repeating: CheckPass(), count: runs.count))
+        let passes = Locked([CheckPass](repeating: CheckPass(), count: runs.count))
         DispatchQueue.concurrentPerform(iterations: runs.count) { run in
             let pass = CheckPass(rows, groups: groups[runs[run]], container: container)
             passes.withLock { $0[run] = pass }

@@ -1,4 +1,4 @@
-import Synchronization
+import FileSystem
 
 /// The faults still to inject and the statistics, shared by every
 /// connection of one server.
@@ -7,7 +7,7 @@ final class FaultBook: Sendable {
         var faults: [ContentFault] = []
         var stats = ContentServerStats()
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Adds faults; they are used in the order given.
     func add(_ faults: [ContentFault]) {

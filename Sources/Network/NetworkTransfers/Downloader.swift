@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Container
+import FileSystem
 import Foundation
 import NIOCore
 import NetworkConditions
-import Synchronization
 
 /// Downloads files into a container over HTTP (AsyncHTTPClient, streamed
 /// to disk, never buffered whole).
@@ -34,7 +34,7 @@ public final class Downloader: Sendable {
     let limiter: HostLimiter
     let conditions: Conditions
     let resolver: AddressResolver
-    let transfers = Mutex<[ClosedRange<Double>]>([])
+    let transfers = Locked<[ClosedRange<Double>]>([])
 
     /// A downloader with its own connection pool. `conditions` defaults to
     /// a device always on Wi-Fi; `resolver` (the system's by default) gives

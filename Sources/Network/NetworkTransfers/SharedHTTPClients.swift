@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Synchronization
+import FileSystem
 
 /// One HTTP client per set of connection settings, for the life of the
 /// process. AsyncHTTPClient traps when a client is released without an
@@ -53,7 +53,7 @@ enum SharedHTTPClients {
     /// Pinned clients kept at most (each holds an idle connection pool).
     static let pinnedLimit = 64
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     static func settings(of configuration: DownloaderConfiguration) -> Settings {
         Settings(connectMilliseconds: Int64(configuration.connectTimeout * 1000),

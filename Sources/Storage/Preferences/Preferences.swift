@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import OrderedCollections
 import PropertyList
@@ -17,7 +18,7 @@ import PropertyList
 /// prefs.set(true, forKey: "TermsAccepted")
 /// try prefs.synchronize()
 /// ```
-public final class Preferences: @unchecked Sendable {
+public final class Preferences: Sendable {
     /// How a store behaves; the defaults suit an app.
     public struct Configuration: Sendable {
         /// The process's launch arguments; their `-key value` pairs form
@@ -64,8 +65,7 @@ public final class Preferences: @unchecked Sendable {
     /// container's root for an app), if any.
     public let homeDirectory: String?
 
-    private let registrationLock = NSLock()
-    private var registration: [String: PropertyListValue] = [:]
+    private let registration = Locked<[String: PropertyListValue]>([:])
     let registrationObservers = ObserverList()
 
     /// Preferences whose domain is the file `domainFile` (written in binary,
@@ -111,14 +111,12 @@ public final class Preferences: @unchecked Sendable {
         if hasArguments, let value = argumentValues[key] { return value }
         if let value = primary.value(forKey: key) { return value }
         if let global, let value = global.value(forKey: key) { return value }
-        registrationLock.lock()
-        defer { registrationLock.unlock() }
-        return registration[key]
+        return registration.withLock { $0[key] }
     }
 
     /// Every key visible through the search list with the value it reads as.
     public func dictionaryRepresentation() -> [String: PropertyListValue] {
-        var result = registrationLock.withLock { registration }
+        var result = registration.withLock { $0 }
         if let global { result.merge(global.snapshot.lazy.map { ($0.key, $0.value) }) { _, new in new } }
         result.merge(primary.snapshot.lazy.map { ($0.key, $0.value) }) { _, new in new }
         result.merge(argumentValues) { _, new in new }
@@ -156,7 +154,7 @@ public final class Preferences: @unchecked Sendable {
     /// looked for. Registered values are never written to a file; a later
     /// registration of a key replaces the earlier one.
     public func register(defaults: [String: PropertyListValue]) {
-        let changed = registrationLock.withLock {
+        let changed = registration.withLock { registration in
             var changed = Set<String>()
             for (key, value) in defaults where registration[key] != value {
                 registration[key] = value

@@ -108,7 +108,7 @@ import Testing
         let database = fixture.backupDirectory.appendingPathComponent("Manifest.db")
         let manifest = try #require(try PropertyListValue.decode(Data(contentsOf: fixture.backupDirectory.appendingPathComponent("Manifest.plist"))).value.dictionaryValue)
         let manifestKey = try #require(manifest["ManifestKey"]?.dataValue)
-        let key = try #require(reader.keys).encryption.unwrap(blob: manifestKey)
+        let key = try #require(reader.keys).unwrap(blob: manifestKey)
         try CBCStream.encrypt(Data(repeating: 0x41, count: 4096), key: key).write(to: database)
         let error = try #require(throws: MobileBackupError.self) {
             try BackupReader(directory: fixture.backupDirectory, password: "hunter2")

@@ -4,10 +4,14 @@ import Foundation
 
 /// An unlocked encrypted backup: the keybag and its plain class keys, which
 /// wrap each file's own key (`EncryptionKey`) and the Manifest.db key (`ManifestKey`).
-// SymmetricKey is an immutable value (its bytes are never changed after creation), so sharing is safe.
-struct BackupEncryption: @unchecked Sendable {
+struct BackupEncryption: Sendable {
     var keyBag: BackupKeyBag
-    var classKeys: [Int: SymmetricKey]
+    private var classKeys: [Int: SendableKey]
+
+    init(keyBag: BackupKeyBag, classKeys: [Int: SymmetricKey]) {
+        self.keyBag = keyBag
+        self.classKeys = classKeys.mapValues(SendableKey.init)
+    }
 
     /// The class whose key wraps `ManifestKey` (iOS uses class D, 4).
     static let manifestClass = 4
@@ -25,7 +29,7 @@ struct BackupEncryption: @unchecked Sendable {
             throw MobileBackupError(.malformedKeyBag, "the keybag has no key for protection class \(protectionClass)")
         }
         var blob = Data(littleEndian(UInt32(truncatingIfNeeded: protectionClass)))
-        blob.append(try wrapKey(key, with: classKey))
+        blob.append(try wrapKey(key, with: classKey.key))
         return blob
     }
 
@@ -38,7 +42,7 @@ struct BackupEncryption: @unchecked Sendable {
             throw MobileBackupError(.cryptoFailed, "the keybag has no key for protection class \(protectionClass)")
         }
         do {
-            return try AES.KeyWrap.unwrap(bytes[4...], using: classKey)
+            return try AES.KeyWrap.unwrap(bytes[4...], using: classKey.key)
         } catch {
             throw MobileBackupError(.cryptoFailed, "a wrapped key does not unwrap with its class key")
         }

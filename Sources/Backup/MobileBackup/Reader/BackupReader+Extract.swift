@@ -96,7 +96,7 @@ extension BackupReader {
         let work = files
         let groups = Self.folderGroups(of: work.map(\.1))
         let outcome = ExtractionOutcome()
-        let box = ProgressBox(progress)
+        let reportProgress = progress.map(SerializedCallback.init)
         let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount * 2), max(1, groups.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             // Each worker takes a folder's files at a time (see
@@ -134,7 +134,7 @@ extension BackupReader {
                             tally.files += 1
                             tally.bytes += record.size
                             if unchecked { tally.uncheckedDigests += 1 }
-                            box.report(record.size)
+                            reportProgress?(record.size)
                         }
                     } catch {
                         outcome.fail(MobileBackupError.io(error, destination.path + "/" + record.relativePath))
@@ -142,11 +142,12 @@ extension BackupReader {
                 }
             }
         }
-        if let error = outcome.error { throw error }
-        report.verifiedFiles += outcome.verifiedFiles
-        report.verifiedBytes += outcome.verifiedBytes
-        report.uncheckedDigests += outcome.uncheckedDigests
-        report.problems += outcome.problems.sorted { $0.relativePath < $1.relativePath }
+        let tallies = outcome.tallies
+        if let error = tallies.error { throw error }
+        report.verifiedFiles += tallies.verifiedFiles
+        report.verifiedBytes += tallies.verifiedBytes
+        report.uncheckedDigests += tallies.uncheckedDigests
+        report.problems += tallies.problems.sorted { $0.relativePath < $1.relativePath }
         for (record, parentPath, name) in links {
             try backupIO(destination.path + "/" + record.relativePath) { () throws(FileSystemError) in
                 let parent = try directories.open(parentPath)
@@ -335,21 +336,27 @@ private final class ExtractionDirectories {
     }
 }
 
-/// The extraction workers' shared counter and tallies, behind one lock.
-private final class ExtractionOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var position = 0
-    private(set) var verifiedFiles = 0
-    private(set) var verifiedBytes: Int64 = 0
-    private(set) var uncheckedDigests = 0
-    private(set) var problems: [BackupPayloadProblem] = []
-    private(set) var error: Error?
+/// The extraction workers' shared counter and tallies.
+private final class ExtractionOutcome: Sendable {
+    struct Tallies {
+        var position = 0
+        var verifiedFiles = 0
+        var verifiedBytes: Int64 = 0
+        var uncheckedDigests = 0
+        var problems: [BackupPayloadProblem] = []
+        var error: Error?
+    }
+
+    private let state = Locked(Tallies())
+
+    /// The tallies, once the workers are done.
+    var tallies: Tallies { state.withLock { $0 } }
 
     func next(limit: Int) -> Int? {
-        lock.withLock {
-            guard error == nil, position < limit else { return nil }
-            position += 1
-            return position - 1
+        state.withLock { state in
+            guard state.error == nil, state.position < limit else { return nil }
+            state.position += 1
+            return state.position - 1
         }
     }
 
@@ -362,29 +369,18 @@ private final class ExtractionOutcome: @unchecked Sendable {
 
     func add(_ tally: Tally) {
         guard tally.files > 0 else { return }
-        lock.withLock {
-            verifiedFiles += tally.files
-            verifiedBytes += tally.bytes
-            uncheckedDigests += tally.uncheckedDigests
+        state.withLock { state in
+            state.verifiedFiles += tally.files
+            state.verifiedBytes += tally.bytes
+            state.uncheckedDigests += tally.uncheckedDigests
         }
     }
 
     func add(problem: BackupPayloadProblem) {
-        lock.withLock { problems.append(problem) }
+        state.withLock { $0.problems.append(problem) }
     }
 
     func fail(_ failure: Error) {
-        lock.withLock { if error == nil { error = failure } }
-    }
-}
-
-/// The caller's progress closure, called by one worker at a time.
-private final class ProgressBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private let progress: ((Int64) -> Void)?
-    init(_ progress: ((Int64) -> Void)?) { self.progress = progress }
-    func report(_ bytes: Int64) {
-        guard let progress else { return }
-        lock.withLock { progress(bytes) }
+        state.withLock { if $0.error == nil { $0.error = failure } }
     }
 }

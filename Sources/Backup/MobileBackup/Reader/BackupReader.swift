@@ -28,7 +28,7 @@ public struct BackupReader: Sendable {
     /// Where each domain's rows are in ``records``.
     private let domainRanges: [String: Range<Int>]
     /// The unlocked keybag of an encrypted backup.
-    let keys: UnlockedKeys?
+    let keys: BackupEncryption?
     /// The backup directory, held open: payloads are read beneath it,
     /// through buckets opened without following links.
     let handle: DirectoryHandle
@@ -76,7 +76,7 @@ public struct BackupReader: Sendable {
             }
             let bag = try BackupKeyBag.parse(bagData)
             let encryption = BackupEncryption(keyBag: bag, classKeys: try bag.unlock(password: password))
-            keys = UnlockedKeys(encryption)
+            keys = encryption
             if let manifestKey = manifest?["ManifestKey"]?.dataValue {
                 let privateCopy = try PrivateScratch()
                 scratch = privateCopy
@@ -127,10 +127,11 @@ public struct BackupReader: Sendable {
     private static func unarchive(_ rows: [ManifestRow]) throws -> [BackupFileRecord] {
         let chunk = 4_096
         let chunks = (rows.count + chunk - 1) / chunk
-        let results = UnarchivedChunks(count: chunks)
+        // Each slot is written by one worker and read after all finished.
+        let results = Locked<[Result<[BackupFileRecord], Error>]>(Array(repeating: .success([]), count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { index in
             let range = index * chunk..<min(rows.count, (index + 1) * chunk)
-            results.set(index, Result {
+            let result = Result {
                 try rows[range].map { row in
                     guard let blob = row.file else {
                         throw MobileBackupError(.malformedRecord, domain: row.domain, relativePath: row.relativePath,
@@ -138,11 +139,12 @@ public struct BackupReader: Sendable {
                     }
                     return try BackupFileRecord.unarchive(blob, domain: row.domain, relativePath: row.relativePath, flags: row.flags)
                 }
-            })
+            }
+            results.withLock { $0[index] = result }
         }
         var records: [BackupFileRecord] = []
         records.reserveCapacity(rows.count)
-        for result in results.all { records += try result.get() }
+        for result in results.withLock({ $0 }) { records += try result.get() }
         return records
     }
 
@@ -248,7 +250,7 @@ public struct BackupReader: Sendable {
             if storedSize > expected { return problem(.sizeMismatch, "\(storedSize) bytes stored, \(expected) expected") }
             guard let blob = record.encryptionKey else { return problem(.undecryptable, "the row has no EncryptionKey") }
             do {
-                cipher = try CBCStream(key: try keys.encryption.unwrap(blob: blob))
+                cipher = try CBCStream(key: try keys.unwrap(blob: blob))
             } catch {
                 return problem(.undecryptable, "the file key does not unwrap: \(error)")
             }
@@ -359,20 +361,4 @@ extension BackupReader {
             }
         }
     }
-}
-
-/// The unlocked keybag, shared read-only by copies of a reader.
-final class UnlockedKeys: @unchecked Sendable {
-    let encryption: BackupEncryption
-    init(_ encryption: BackupEncryption) { self.encryption = encryption }
-}
-
-/// The chunks of ``BackupReader``'s parallel unarchiving; each slot is
-/// written by one worker and read after all finished.
-private final class UnarchivedChunks: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<[BackupFileRecord], Error>]
-    init(count: Int) { slots = Array(repeating: .success([]), count: count) }
-    func set(_ index: Int, _ result: Result<[BackupFileRecord], Error>) { lock.withLock { slots[index] = result } }
-    var all: [Result<[BackupFileRecord], Error>] { lock.withLock { slots } }
 }

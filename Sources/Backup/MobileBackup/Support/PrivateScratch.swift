@@ -8,7 +8,7 @@ import SystemPackage
 /// are created 0600, so no other user reads a decrypted manifest while a
 /// command runs; the directory and everything in it go when the value does,
 /// on every path out (success, error, or a database that failed to open).
-final class PrivateScratch: @unchecked Sendable {
+final class PrivateScratch: Sendable {
     /// The directory, held open: files are made in it with `*at` calls.
     let handle: DirectoryHandle
     private let parent: FileDescriptor

@@ -22,7 +22,8 @@ struct BackupPlan {
     private(set) var skipped: [BackupSkippedFile] = []
     private var skippedFileIDs = Set<String>()
     /// The key that encrypts Manifest.db and its wrapped form for `Manifest.plist`.
-    let manifestKey: SymmetricKey?
+    var manifestKey: SymmetricKey? { sharedManifestKey?.key }
+    private let sharedManifestKey: SendableKey?
     let manifestKeyBlob: Data?
 
     let entries: [ScannedEntry]
@@ -44,10 +45,10 @@ struct BackupPlan {
         self.encryption = options.password == nil ? nil : encryption
         if options.password != nil {
             let key = SymmetricKey(size: .bits256)
-            manifestKey = key
+            sharedManifestKey = SendableKey(key)
             manifestKeyBlob = try encryption.blob(for: key, protectionClass: BackupEncryption.manifestClass)
         } else {
-            manifestKey = nil
+            sharedManifestKey = nil
             manifestKeyBlob = nil
         }
     }
@@ -186,14 +187,13 @@ struct BackupPlan {
                                 progress: (@Sendable (BackupProgress) -> Void)?) throws -> CopyOutcome {
         let shared = CopyState()
         let workers = min(options.concurrency, max(1, indices.count))
-        // The plan is only read by the workers (keys are immutable), so sharing it is safe.
-        let sharedPlan = SharedPlan(self)
+        // The workers only read the plan.
+        let plan = self
         let alreadyDone = reused
         let total = fileCount
         let totalBytes = bytesTotal
         let reusedBytes = bytesReused
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let plan = sharedPlan.plan
             let copier = PayloadCopier()
             while let position = shared.next(limit: indices.count, interruptAfter: interruptAfter) {
                 let index = indices[position]
@@ -223,57 +223,54 @@ struct BackupPlan {
                 }
             }
         }
-        if let error = shared.error { throw error }
-        return CopyOutcome(rows: shared.rows, skipped: shared.skipped, bytes: shared.bytes)
+        let outcome = shared.outcome
+        if let error = outcome.error { throw error }
+        return CopyOutcome(rows: outcome.rows, skipped: outcome.skipped, bytes: outcome.bytes)
     }
 }
 
-/// The plan as the copy workers see it: read-only.
-private final class SharedPlan: @unchecked Sendable {
-    let plan: BackupPlan
-    init(_ plan: BackupPlan) { self.plan = plan }
-}
+/// The copy workers' shared counter and results.
+private final class CopyState: Sendable {
+    struct Outcome {
+        var position = 0
+        var started = 0
+        var rows: [(Int, ManifestRow, FileFingerprint)] = []
+        var skipped: [(Int, BackupSkippedFile)] = []
+        var bytes: Int64 = 0
+        var error: Error?
+    }
 
-/// The copy workers' shared counter and results, behind one lock.
-private final class CopyState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var position = 0
-    private var started = 0
-    private(set) var rows: [(Int, ManifestRow, FileFingerprint)] = []
-    private(set) var skipped: [(Int, BackupSkippedFile)] = []
-    private(set) var bytes: Int64 = 0
-    private(set) var error: Error?
+    private let state = Locked(Outcome())
+
+    /// What the workers did, once they are done.
+    var outcome: Outcome { state.withLock { $0 } }
 
     func next(limit: Int, interruptAfter: Int?) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard error == nil, position < limit else { return nil }
-        if let interruptAfter, started >= interruptAfter {
-            error = MobileBackupError(.interrupted, "the backup was interrupted after \(interruptAfter) payloads")
-            return nil
+        state.withLock { state in
+            guard state.error == nil, state.position < limit else { return nil }
+            if let interruptAfter, state.started >= interruptAfter {
+                state.error = MobileBackupError(.interrupted, "the backup was interrupted after \(interruptAfter) payloads")
+                return nil
+            }
+            state.started += 1
+            state.position += 1
+            return state.position - 1
         }
-        started += 1
-        position += 1
-        return position - 1
     }
 
     func finish(index: Int, row: ManifestRow, print: FileFingerprint, bytes count: Int64) -> (count: Int, bytes: Int64) {
-        lock.lock()
-        defer { lock.unlock() }
-        rows.append((index, row, print))
-        bytes += count
-        return (rows.count, bytes)
+        state.withLock { state in
+            state.rows.append((index, row, print))
+            state.bytes += count
+            return (state.rows.count, state.bytes)
+        }
     }
 
     func skip(index: Int, _ skip: BackupSkippedFile) {
-        lock.lock()
-        defer { lock.unlock() }
-        skipped.append((index, skip))
+        state.withLock { $0.skipped.append((index, skip)) }
     }
 
     func fail(_ failure: Error) {
-        lock.lock()
-        defer { lock.unlock() }
-        if error == nil { error = failure }
+        state.withLock { if $0.error == nil { $0.error = failure } }
     }
 }

@@ -183,11 +183,19 @@ public struct BackupWriter: Sendable {
     /// Runs two independent pieces of work on two threads.
     private static func concurrently<A: Sendable, B: Sendable>(_ first: @Sendable () throws -> A,
                                                                _ second: @Sendable () -> B) -> (Result<A, Error>, B) {
-        let results = ConcurrentResults<A, B>()
+        // Each slot is written by one thread and read after both finished.
+        let results = Locked<(first: Result<A, Error>?, second: B?)>((nil, nil))
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            if index == 0 { results.first = Result { try first() } } else { results.second = second() }
+            if index == 0 {
+                let result = Result { try first() }
+                results.withLock { $0.first = result }
+            } else {
+                let result = second()
+                results.withLock { $0.second = result }
+            }
         }
-        return (results.first ?? .failure(MobileBackupError(.interrupted, "the scan did not run")), results.second ?? second())
+        let (firstResult, secondResult) = results.withLock { $0 }
+        return (firstResult ?? .failure(MobileBackupError(.interrupted, "the scan did not run")), secondResult ?? second())
     }
 
     /// The keybag: the previous backup's when it was encrypted with the same
@@ -279,11 +287,4 @@ public struct BackupWriter: Sendable {
     private func writeFile(_ data: Data, _ name: String, in target: DirectoryHandle) throws {
         try backupIO(target.path + "/" + name) { () throws(FileSystemError) in try target.descriptor.createFile(name, data) }
     }
-}
-
-/// The two results of ``BackupWriter/concurrently(_:_:)``; each slot is
-/// written by one thread and read after both finished.
-private final class ConcurrentResults<A: Sendable, B: Sendable>: @unchecked Sendable {
-    var first: Result<A, Error>?
-    var second: B?
 }

@@ -1,6 +1,6 @@
 import Device
+import FileSystem
 import Foundation
-import Synchronization
 import NetworkConditions
 import NetworkTransfers
 
@@ -15,7 +15,7 @@ enum DeviceConditions {
     /// The device's conditions (``Device/network``), read at most once a
     /// ``freshness``; conditions that cannot be read count as no route.
     static func current(of device: Device) -> Downloader.Conditions {
-        let cache = Mutex<(read: Double, route: Result<NetworkRoute, NetworkUnavailable>)?>(nil)
+        let cache = Locked<(read: Double, route: Result<NetworkRoute, NetworkUnavailable>)?>(nil)
         return {
             let now = Date().timeIntervalSince1970
             if let cached = cache.withLock({ $0 }), now - cached.read < freshness { return cached.route }

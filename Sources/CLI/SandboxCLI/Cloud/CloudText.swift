@@ -1,5 +1,6 @@
 import CloudBackup
 import CloudProtocol
+import FileSystem
 import Foundation
 
 /// The text the cloud commands print for people.
@@ -41,27 +42,29 @@ enum CloudText {
 }
 
 /// The progress bar of a backup or restore, one phase at a time.
-final class CloudProgressBar: @unchecked Sendable {
-    // @unchecked: `bar` and `phase` change under `lock`.
-    private let lock = NSLock()
+final class CloudProgressBar: Sendable {
+    private struct Current {
+        var phase: CloudProgress.Phase?
+        var bar: ByteProgressBar?
+    }
+
     private let quiet: Bool
-    private var phase: CloudProgress.Phase?
-    private var bar: ByteProgressBar?
+    private let current = Locked(Current())
 
     init(quiet: Bool) { self.quiet = quiet }
 
     var update: @Sendable (CloudProgress) -> Void {
         { [self] progress in
-            lock.withLock {
-                if phase != progress.phase {
-                    bar?.finish()
-                    phase = progress.phase
-                    bar = ByteProgressBar(progress.phase.rawValue.capitalized, total: progress.total, quiet: quiet)
+            current.withLock { current in
+                if current.phase != progress.phase {
+                    current.bar?.finish()
+                    current.phase = progress.phase
+                    current.bar = ByteProgressBar(progress.phase.rawValue.capitalized, total: progress.total, quiet: quiet)
                 }
-                bar?.set(fraction: progress.done, of: progress.total)
+                current.bar?.set(fraction: progress.done, of: progress.total)
             }
         }
     }
 
-    func finish() { lock.withLock { bar?.finish() } }
+    func finish() { current.withLock { $0.bar?.finish() } }
 }

@@ -1,10 +1,10 @@
-import Synchronization
+import FileSystem
 
 /// A one-line "done of total" bar on standard error, redrawn in place,
 /// drawn only on a terminal.
 final class CountProgressBar: Sendable {
     private let minimumTotal: Int
-    private let lastDrawn = Mutex(-1)
+    private let lastDrawn = Locked(-1)
 
     private init(minimumTotal: Int) { self.minimumTotal = minimumTotal }
 

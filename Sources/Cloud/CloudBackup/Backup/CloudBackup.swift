@@ -189,13 +189,11 @@ public enum CloudBackup {
 }
 
 /// Counts what an upload sent, from several tasks.
-final class UploadTally: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var sent = (chunks: 0, bytes: Int64(0), deduplicated: 0)
+final class UploadTally: Sendable {
+    private let sent = Locked((chunks: 0, bytes: Int64(0), deduplicated: 0))
 
     func add(_ stored: ChunkStored) -> (chunks: Int, bytes: Int64, deduplicated: Int) {
-        lock.withLock {
+        sent.withLock { sent in
             if stored.deduplicated { sent.deduplicated += 1 } else {
                 sent.chunks += 1
                 sent.bytes += stored.bytes
@@ -204,5 +202,5 @@ final class UploadTally: @unchecked Sendable {
         }
     }
 
-    var current: (chunks: Int, bytes: Int64, deduplicated: Int) { lock.withLock { sent } }
+    var current: (chunks: Int, bytes: Int64, deduplicated: Int) { sent.withLock { $0 } }
 }

@@ -1,9 +1,9 @@
 import CloudProtocol
+import FileSystem
 import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTPTypes
-import Synchronization
 
 /// How many connections the server holds, and how long a silent one lives.
 public struct ConnectionLimits: Sendable, Hashable {
@@ -23,7 +23,7 @@ public struct ConnectionLimits: Sendable, Hashable {
 
 /// The connections a server holds, shared by every connection's guard.
 final class ConnectionCount: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     let maximum: Int
 
     init(maximum: Int) { self.maximum = maximum }

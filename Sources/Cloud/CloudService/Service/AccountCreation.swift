@@ -1,5 +1,5 @@
+import FileSystem
 import Foundation
-import Synchronization
 
 /// Who may create an account on the service.
 ///
@@ -27,7 +27,7 @@ final class CreationRateLimit: Sendable {
         var byClient: [String: Int] = [:]
     }
 
-    private let window = Mutex(Window())
+    private let window = Locked(Window())
     private let now: @Sendable () -> Int64
 
     init(now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {

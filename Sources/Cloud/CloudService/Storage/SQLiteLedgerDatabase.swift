@@ -14,8 +14,8 @@ import GRDB
 /// `BEGIN` … `COMMIT` over one snapshot of the file: they never wait for
 /// the writer, so one account's long commit does not hold another's
 /// `GET /v1/account`.
-public final class SQLiteLedgerDatabase: LedgerDatabase, @unchecked Sendable {
-    // @unchecked: the queues are GRDB's own thread-safe queues, and the turns actors.
+public final class SQLiteLedgerDatabase: LedgerDatabase, Sendable {
+    // GRDB's queues are thread-safe (and `Sendable`), the turns actors.
     private let queue: DatabaseQueue
     private let turn = TransactionTurn()
     private let readers: [DatabaseQueue]

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// `LIKE` and `MATCHES`, shared by in-memory evaluation and the SQL functions.
@@ -61,7 +62,7 @@ enum PatternMatching {
 
     /// `MATCHES`: an ICU regular expression that must match the whole string.
     static func matches(_ text: String, pattern: String, options: ComparisonOptions) throws(PredicateEvaluationError) -> Bool {
-        let regex = try RegexCache.shared.regex(pattern, caseInsensitive: options.contains(.caseInsensitive))
+        let regex = try RegexCache.regex(pattern, caseInsensitive: options.contains(.caseInsensitive))
         let subject = options.contains(.diacriticInsensitive)
             ? StringFolding.fold(text, .diacriticInsensitive) : text
         let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
@@ -72,21 +73,14 @@ enum PatternMatching {
 
 /// Compiled regular expressions by pattern: a predicate's pattern is compiled
 /// once, not once a row.
-final class RegexCache: @unchecked Sendable {
-    static let shared = RegexCache()
-    // Guarded by `lock`; NSRegularExpression is immutable and thread-safe once built.
-    private var entries: [String: NSRegularExpression] = [:]
-    private let lock = NSLock()
-    private let capacity = 64
+enum RegexCache {
+    // NSRegularExpression is immutable and thread-safe once built.
+    private static let entries = Locked<[String: NSRegularExpression]>([:])
+    private static let capacity = 64
 
-    func regex(_ pattern: String, caseInsensitive: Bool) throws(PredicateEvaluationError) -> NSRegularExpression {
+    static func regex(_ pattern: String, caseInsensitive: Bool) throws(PredicateEvaluationError) -> NSRegularExpression {
         let key = (caseInsensitive ? "i:" : "s:") + pattern
-        lock.lock()
-        if let cached = entries[key] {
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
+        if let cached = entries.withLock({ $0[key] }) { return cached }
         // The whole string must match: wrap so alternation cannot escape the anchors.
         let wrapped = "(?:" + pattern + ")\\z"
         let regex: NSRegularExpression
@@ -95,10 +89,10 @@ final class RegexCache: @unchecked Sendable {
         } catch {
             throw PredicateEvaluationError(.invalidRegularExpression, text: pattern, detail: "\(error)")
         }
-        lock.lock()
-        if entries.count >= capacity { entries.removeAll() }
-        entries[key] = regex
-        lock.unlock()
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll() }
+            entries[key] = regex
+        }
         return regex
     }
 }

@@ -190,7 +190,7 @@ struct PredicateCompilation {
         case .like, .matches:
             guard Self.category(left) == .text, Self.category(right) == .text else { return Self.isFalse }
             if op == .matches, case .constant(let pattern) = right, let text = ValueOrdering.text(pattern) {
-                do { _ = try RegexCache.shared.regex(text, caseInsensitive: folding.contains(.caseInsensitive)) } catch {
+                do { _ = try RegexCache.regex(text, caseInsensitive: folding.contains(.caseInsensitive)) } catch {
                     throw PredicateSQLError(.invalidRegularExpression, text: text, detail: error.description)
                 }
             }

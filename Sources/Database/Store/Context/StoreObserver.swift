@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import GRDB
 
@@ -50,42 +51,24 @@ public final class StoreObserver: Sendable {
         // A dispatch timer on a queue of its own, not a task: on a busy
         // machine the cooperative pool may be held by synchronous work for
         // far longer than the 100 ms a change may take to be seen.
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "StoreObserver \(path)"))
-        let state = PollState(last: baseline, timer: timer)
+        let last = Locked(baseline)
         let nanoseconds = interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
-        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), repeating: .nanoseconds(Int(nanoseconds)))
-        timer.setEventHandler { [self] in
+        let timer = RepeatingTimer(label: "StoreObserver \(path)", interval: .nanoseconds(Int(nanoseconds))) { [self] in
             guard let current = try? dataVersion() else {
                 continuation.finish()
                 return
             }
-            if state.update(current) {
+            let changed = last.withLock { last in
+                defer { last = current }
+                return current != last
+            }
+            if changed {
                 continuation.yield(StoreCommitNotification(path: path, dataVersion: current, seenAt: Date()))
             }
         }
-        continuation.onTermination = { _ in state.cancel() }
-        timer.resume()
+        continuation.onTermination = { _ in timer.cancel() }
+        timer.start()
         return stream
-    }
-}
-
-/// The last data version seen (touched only on the timer's queue) and
-/// the timer, which dispatch lets any thread cancel.
-private final class PollState: @unchecked Sendable {
-    private var last: Int64
-    private let timer: any DispatchSourceTimer
-
-    init(last: Int64, timer: any DispatchSourceTimer) {
-        self.last = last
-        self.timer = timer
-    }
-
-    func cancel() { timer.cancel() }
-
-    /// Records `current`; true when it differs from the last one.
-    func update(_ current: Int64) -> Bool {
-        defer { last = current }
-        return current != last
     }
 }
 

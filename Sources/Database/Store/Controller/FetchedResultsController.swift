@@ -1,4 +1,4 @@
-import Synchronization
+import FileSystem
 
 /// Keeps a fetch request's results, in sections, and reports how they change
 /// (`NSFetchedResultsController`).
@@ -35,7 +35,7 @@ public final class FetchedResultsController<Source: ResultsSource>: Sendable {
         var nextObserver = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Batches kept in memory at once; older ones are read again if needed.
     private let retainedBatches = 8
 

@@ -1,5 +1,5 @@
+import FileSystem
 import GRDB
-import Synchronization
 
 /// The result of a batched fetch (`fetchBatchSize`): every matching
 /// object's identifier, read at once, and the objects themselves read a
@@ -9,7 +9,7 @@ public final class BatchedResults: Sendable {
     /// The matching objects' identifiers, in the request's order.
     public let objectIDs: [ObjectID]
     public let batchSize: Int
-    private let loaded = Mutex([Int: [ManagedObject]]())
+    private let loaded = Locked([Int: [ManagedObject]]())
 
     init(store: PersistentStore, objectIDs: [ObjectID], batchSize: Int) {
         self.store = store

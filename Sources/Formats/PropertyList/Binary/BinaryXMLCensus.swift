@@ -297,14 +297,16 @@ extension BinaryObjectArea {
 
 /// The runs of the root's children the census' two threads claim, in order,
 /// and the error of the lowest failing run (-1: the root's own share).
-/// `@unchecked Sendable`: every field is read and written under `lock`.
-private final class CensusRuns: @unchecked Sendable {
+private final class CensusRuns: Sendable {
+    private struct State {
+        var next = 0
+        var failedRun = Int.max
+        var failure: (any Error)?
+    }
+
     private let count: Int
     private let runLength: Int
-    private let lock = NSLock()
-    private var next = 0
-    private var failedRun = Int.max
-    private(set) var failure: (any Error)?
+    private let state = Locked(State())
 
     init(count: Int) {
         self.count = count
@@ -313,19 +315,22 @@ private final class CensusRuns: @unchecked Sendable {
         runLength = max(count / 64, 1)
     }
 
+    /// The error of the lowest failing run, once both threads are done.
+    var failure: (any Error)? { state.withLock { $0.failure } }
+
     /// The next run's number and children, or nil when none is left.
     func claim() -> (Int, Range<Int>)? {
-        lock.lock()
-        defer { lock.unlock() }
-        let start = next * runLength
-        guard start < count else { return nil }
-        next += 1
-        return (next - 1, start..<min(start + runLength, count))
+        state.withLock { state in
+            let start = state.next * runLength
+            guard start < count else { return nil }
+            state.next += 1
+            return (state.next - 1, start..<min(start + runLength, count))
+        }
     }
 
     func fail(_ run: Int, _ error: any Error) {
-        lock.lock()
-        defer { lock.unlock() }
-        if run < failedRun { (failedRun, failure) = (run, error) }
+        state.withLock { state in
+            if run < state.failedRun { (state.failedRun, state.failure) = (run, error) }
+        }
     }
 }

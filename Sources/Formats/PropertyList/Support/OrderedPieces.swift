@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// Makes a document in numbered pieces on two threads and hands each
@@ -41,7 +42,7 @@ private final class PieceState: @unchecked Sendable {
     let capacity: Int
     let make: (Int, inout ByteBuffer) throws -> Void
     let consume: (UnsafeRawBufferPointer) throws -> Void
-    let lock = NSLock()
+    let lock = Locked(())
     /// The next piece to claim.
     var next = 0
     /// Made pieces waiting for their turn, by number.
@@ -69,43 +70,59 @@ private final class PieceState: @unchecked Sendable {
     /// One thread's share: claim the next piece, make it, and consume
     /// whatever is next in order, until no piece is left to claim.
     func work() {
-        while true {
-            lock.lock()
-            guard next < failedPiece, consumerFailure == nil else { return lock.unlock() }
-            let piece = next
-            next += 1
-            var buffer = spare.popLast() ?? ByteBuffer(capacity: capacity)
-            lock.unlock()
+        while let (piece, reused) = lock.withLock({ _ in claim() }) {
+            var buffer = reused
             buffer.truncate(to: 0)
             do {
                 try make(piece, &buffer)
             } catch {
-                lock.lock()
-                if piece < failedPiece { (failedPiece, failure) = (piece, error) }
-                lock.unlock()
+                lock.withLock { _ in
+                    if piece < failedPiece { (failedPiece, failure) = (piece, error) }
+                }
                 continue
             }
-            lock.lock()
-            made[piece] = buffer
-            consumeInOrder()
-            lock.unlock()
+            consumeInOrder(after: piece, buffer)
         }
     }
 
-    /// Consumes the made pieces that are next in order, unless another
-    /// thread is at it (it will find them). Called and returns with the lock held.
-    private func consumeInOrder() {
-        while !consuming, consumerFailure == nil, nextToConsume < failedPiece, let buffer = made[nextToConsume] {
-            made[nextToConsume] = nil
-            consuming = true
-            lock.unlock()
+    /// The next piece to make and a buffer for it, or nil when none is left
+    /// (or one failed). Call with the lock held.
+    private func claim() -> (Int, ByteBuffer)? {
+        guard next < failedPiece, consumerFailure == nil else { return nil }
+        let piece = next
+        next += 1
+        return (piece, spare.popLast() ?? ByteBuffer(capacity: capacity))
+    }
+
+    /// Files made piece `piece`, then consumes the made pieces that are next
+    /// in order, unless another thread is at it (it will find them).
+    private func consumeInOrder(after piece: Int, _ buffer: ByteBuffer) {
+        var ready = lock.withLock { _ in
+            made[piece] = buffer
+            return takeNextToConsume()
+        }
+        while let buffer = ready {
             var thrown: (any Error)?
             do { try consume(buffer.written) } catch { thrown = error }
-            lock.lock()
-            consuming = false
-            nextToConsume += 1
-            spare.append(buffer)
-            if let thrown { consumerFailure = thrown }
+            ready = lock.withLock { _ in
+                consuming = false
+                nextToConsume += 1
+                spare.append(buffer)
+                if let thrown { consumerFailure = thrown }
+                return takeNextToConsume()
+            }
         }
+    }
+
+    /// The next piece in order, taken for this thread to consume, unless
+    /// another thread consumes, a piece failed or it is not made yet. Call
+    /// with the lock held.
+    private func takeNextToConsume() -> ByteBuffer? {
+        guard !consuming, consumerFailure == nil, nextToConsume < failedPiece, let buffer = made[nextToConsume] else {
+            return nil
+        }
+        made[nextToConsume] = nil
+        consuming = true
+        return buffer
     }
 }

@@ -14,11 +14,11 @@ import SystemPackage
 /// The lock for a file `X` is always `.X.lock` beside it
 /// (``lockName(for:)``): an app and the command line that both lock a
 /// preferences file must agree on that name to exclude each other.
-public final class LockFile: @unchecked Sendable {
+public final class LockFile: Sendable {
     /// The lock file's descriptor, open while the lock is held.
-    private var descriptor: FileDescriptor?
+    private let descriptor: Locked<FileDescriptor?>
 
-    private init(_ descriptor: FileDescriptor) { self.descriptor = descriptor }
+    private init(_ descriptor: FileDescriptor) { self.descriptor = Locked(descriptor) }
 
     deinit { release() }
 
@@ -64,10 +64,12 @@ public final class LockFile: @unchecked Sendable {
 
     /// Releases the lock (again is a no-op).
     public func release() {
-        guard let fd = descriptor else { return }
-        _ = flock(fd.rawValue, LOCK_UN)
-        fd.closeQuietly()
-        descriptor = nil
+        descriptor.withLock { descriptor in
+            guard let fd = descriptor else { return }
+            _ = flock(fd.rawValue, LOCK_UN)
+            fd.closeQuietly()
+            descriptor = nil
+        }
     }
 
     /// Runs `body` holding the lock guarding `fileName` in `directory`.

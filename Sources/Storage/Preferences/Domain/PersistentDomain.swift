@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import OrderedCollections
 import PropertyList
@@ -12,31 +13,56 @@ typealias DomainValues = OrderedDictionary<String, PropertyListValue>
 /// domain's inter-process lock it re-reads the file, applies only the keys
 /// this process set or removed, and replaces the file with the result, so
 /// two processes that write different keys never lose each other's.
-final class PersistentDomain: @unchecked Sendable {
+final class PersistentDomain: Sendable {
     let storage: any DomainStorage
     private let coalescingDelay: TimeInterval?
     private let observationInterval: TimeInterval
 
-    // Guarded by `stateLock`.
-    private let stateLock = NSLock()
-    /// The file's values with this process's unflushed changes applied.
-    private var values: DomainValues = [:]
-    /// The file's values as last read or written.
-    private var disk: DomainValues = [:]
-    /// The bytes `disk` came from (`nil`: there was no file).
-    private var diskBytes: Data?
-    /// Keys changed here and not yet flushed, each with the number of its
-    /// latest change, so a change made during a flush stays dirty.
-    private var dirty: [String: UInt64] = [:]
-    private var changeCount: UInt64 = 0
-    private var flushScheduled = false
-    private var statistics = PreferencesStatistics()
-    private var problem: PreferencesError?
-    private var watcher: DomainWatcher?
+    /// What the domain holds in memory, guarded by its lock.
+    private struct State {
+        /// The file's values with this process's unflushed changes applied.
+        var values: DomainValues = [:]
+        /// The file's values as last read or written.
+        var disk: DomainValues = [:]
+        /// The bytes `disk` came from (`nil`: there was no file).
+        var diskBytes: Data?
+        /// Keys changed here and not yet flushed, each with the number of its
+        /// latest change, so a change made during a flush stays dirty.
+        var dirty: [String: UInt64] = [:]
+        var changeCount: UInt64 = 0
+        var flushScheduled = false
+        var statistics = PreferencesStatistics()
+        var problem: PreferencesError?
+        /// The poll for other processes' writes, while anyone observes.
+        var watcher: RepeatingTimer?
+
+        /// Marks `key` changed by this process, as the latest change.
+        mutating func markDirty(_ key: String) {
+            changeCount &+= 1
+            dirty[key] = changeCount
+        }
+
+        /// Recomputes `values` as `disk` plus the dirty keys; returns the keys
+        /// whose value changed.
+        mutating func adoptDisk() -> Set<String> {
+            let old = values
+            var new = disk
+            for key in dirty.keys {
+                if let value = old[key] { new[key] = value } else { new.removeValue(forKey: key) }
+            }
+            values = new
+            var changed = Set<String>()
+            for (key, value) in old where new[key] != value { changed.insert(key) }
+            for (key, _) in new where old[key] == nil { changed.insert(key) }
+            return changed
+        }
+    }
+
+    private let state: Locked<State>
 
     /// Serialises flushes and reloads within this process; other processes
     /// are kept out by the storage's file lock.
-    private let ioLock = NSLock()
+    private let io = Locked(())
 
     /// Callbacks for changes to this domain.
     let observers = ObserverList()
@@ -45,7 +71,7 @@ final class PersistentDomain: @unchecked Sendable {
         self.storage = storage
         self.coalescingDelay = coalescingDelay
         self.observationInterval = observationInterval
-        observers.onActivityChange = { [weak self] active in self?.setWatching(active) }
+        var initial = State()
         // Writers killed between writing and renaming leave their temporary
         // files; opening the domain clears those old enough to be sure no
         // writer is still at work (a failure here costs only disk space).
@@ -53,22 +79,24 @@ final class PersistentDomain: @unchecked Sendable {
         do {
             if let bytes = try storage.read() {
                 let decoded = try Self.decode(bytes, path: storage.path)
-                disk = decoded
-                values = decoded
-                diskBytes = bytes
+                initial.disk = decoded
+                initial.values = decoded
+                initial.diskBytes = bytes
             }
         } catch let error as PreferencesError {
             // An unreadable file reads as an empty domain rather than a crash
             // at every launch; the error stays visible in `lastProblem`, and
             // the next flush replaces the file.
-            problem = error
+            initial.problem = error
         } catch {
-            problem = PreferencesError(.storageFailed, path: storage.path, "cannot read the domain").caused(by: error)
+            initial.problem = PreferencesError(.storageFailed, path: storage.path, "cannot read the domain").caused(by: error)
         }
+        state = Locked(initial)
+        observers.onActivityChange = { [weak self] active in self?.setWatching(active) }
     }
 
     deinit {
-        watcher?.cancel()
+        state.withLock { $0.watcher }?.cancel()
         // The last chance to save what is pending; a deinit has no one to
         // tell of a failure. A caller that must know flushes first (the
         // public synchronize and flush throw).
@@ -78,61 +106,60 @@ final class PersistentDomain: @unchecked Sendable {
     // MARK: Reading
 
     func value(forKey key: String) -> PropertyListValue? {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return values[key]
+        state.withLock { $0.values[key] }
     }
 
     var snapshot: DomainValues {
-        stateLock.withLock { values }
+        state.withLock { $0.values }
     }
 
     var currentStatistics: PreferencesStatistics {
-        stateLock.withLock { statistics }
+        state.withLock { $0.statistics }
     }
 
     var lastProblem: PreferencesError? {
-        stateLock.withLock { problem }
+        state.withLock { $0.problem }
     }
 
     var hasUnflushedChanges: Bool {
-        stateLock.withLock { !dirty.isEmpty }
+        state.withLock { !$0.dirty.isEmpty }
     }
 
     // MARK: Changing
 
     /// Sets (`value` non-nil) or removes `key`, and schedules a coalesced flush.
     func set(_ value: PropertyListValue?, forKey key: String) {
-        change { values, markDirty in
-            markDirty(key)
-            let old = values[key]
-            if let value { values[key] = value } else { values.removeValue(forKey: key) }
+        change { state in
+            state.markDirty(key)
+            let old = state.values[key]
+            if let value { state.values[key] = value } else { state.values.removeValue(forKey: key) }
             return old == value ? [] : [key]
         }
     }
 
     /// Replaces every key of the domain (`setPersistentDomain`), or empties it.
     func replaceAll(with newValues: DomainValues) {
-        change { values, markDirty in
+        change { state in
             var changed = Set<String>()
-            for (key, old) in values where newValues[key] != old { changed.insert(key) }
-            for (key, new) in newValues where values[key] != new { changed.insert(key) }
-            values.keys.forEach(markDirty)
-            newValues.keys.forEach(markDirty)
-            values = newValues
+            for (key, old) in state.values where newValues[key] != old { changed.insert(key) }
+            for (key, new) in newValues where state.values[key] != new { changed.insert(key) }
+            for key in state.values.keys { state.markDirty(key) }
+            for key in newValues.keys { state.markDirty(key) }
+            state.values = newValues
             return changed
         }
     }
 
-    private func change(_ body: (inout DomainValues, (String) -> Void) -> Set<String>) {
-        stateLock.lock()
-        let changed = body(&values) { key in
-            changeCount &+= 1
-            dirty[key] = changeCount
+    /// Runs `body` on the state under its lock (it marks the keys it
+    /// changes dirty and returns those whose value changed), then tells the
+    /// observers and schedules a flush.
+    private func change(_ body: (inout State) -> Set<String>) {
+        let (changed, schedules) = state.withLock { state in
+            let changed = body(&state)
+            let schedules = coalescingDelay != nil && !state.flushScheduled
+            if schedules { state.flushScheduled = true }
+            return (changed, schedules)
         }
-        let schedules = coalescingDelay != nil && !flushScheduled
-        if schedules { flushScheduled = true }
-        stateLock.unlock()
         if !changed.isEmpty { observers.notify(PreferencesChange(keys: changed, origin: .thisProcess)) }
         if schedules, let coalescingDelay { scheduleFlush(after: coalescingDelay) }
     }
@@ -140,14 +167,14 @@ final class PersistentDomain: @unchecked Sendable {
     private func scheduleFlush(after delay: TimeInterval) {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in
             guard let self else { return }
-            stateLock.withLock { flushScheduled = false }
+            state.withLock { $0.flushScheduled = false }
             do {
                 try flush(durability: .atomic)
             } catch let error as PreferencesError {
-                stateLock.withLock { problem = error }
+                state.withLock { $0.problem = error }
             } catch {
-                stateLock.withLock {
-                    problem = PreferencesError(.storageFailed, path: storage.path, "cannot write the domain").caused(by: error)
+                state.withLock {
+                    $0.problem = PreferencesError(.storageFailed, path: storage.path, "cannot write the domain").caused(by: error)
                 }
             }
         }
@@ -159,10 +186,13 @@ final class PersistentDomain: @unchecked Sendable {
     /// file as it is now. Does nothing and returns false when nothing changed.
     @discardableResult
     func flush(durability: PreferencesDurability) throws -> Bool {
-        ioLock.lock()
-        defer { ioLock.unlock() }
-        let (pending, pendingValues, knownBytes, knownDisk) = stateLock.withLock {
-            (dirty, dirty.keys.map { ($0, values[$0]) }, diskBytes, disk)
+        try io.withLock { _ in try flushHoldingIO(durability: durability) }
+    }
+
+    /// ``flush(durability:)``'s work, with `io` held.
+    private func flushHoldingIO(durability: PreferencesDurability) throws -> Bool {
+        let (pending, pendingValues, knownBytes, knownDisk) = state.withLock { state in
+            (state.dirty, state.dirty.keys.map { ($0, state.values[$0]) }, state.diskBytes, state.disk)
         }
         guard !pending.isEmpty else { return false }
         let external: Set<String> = try storage.withExclusiveLock {
@@ -180,17 +210,17 @@ final class PersistentDomain: @unchecked Sendable {
             }
             try storage.write(output, durability: durability)
 
-            stateLock.lock()
-            defer { stateLock.unlock() }
-            for (key, number) in pending where dirty[key] == number { dirty.removeValue(forKey: key) }
-            statistics.fileWrites += 1
-            statistics.bytesWritten += UInt64(output.count)
-            disk = merged
-            diskBytes = output
-            problem = nil
-            // Unchanged file: `values` already equals the merged file plus
-            // the keys still dirty, so there is nothing to recompute.
-            return changedOnDisk ? adoptDisk() : []
+            return state.withLock { state in
+                for (key, number) in pending where state.dirty[key] == number { state.dirty.removeValue(forKey: key) }
+                state.statistics.fileWrites += 1
+                state.statistics.bytesWritten += UInt64(output.count)
+                state.disk = merged
+                state.diskBytes = output
+                state.problem = nil
+                // Unchanged file: `values` already equals the merged file plus
+                // the keys still dirty, so there is nothing to recompute.
+                return changedOnDisk ? state.adoptDisk() : []
+            }
         }
         if !external.isEmpty { observers.notify(PreferencesChange(keys: external, origin: .anotherProcess)) }
         return true
@@ -200,38 +230,26 @@ final class PersistentDomain: @unchecked Sendable {
     /// keys whose values changed here as a result.
     @discardableResult
     func reloadIfChanged() throws -> Set<String> {
-        ioLock.lock()
-        defer { ioLock.unlock() }
+        try io.withLock { _ in try reloadHoldingIO() }
+    }
+
+    /// ``reloadIfChanged()``'s work, with `io` held.
+    private func reloadHoldingIO() throws -> Set<String> {
         let bytes = try storage.read()
-        guard bytes != stateLock.withLock({ diskBytes }) else { return [] }
+        guard bytes != state.withLock({ $0.diskBytes }) else { return [] }
         let newDisk: DomainValues
         do {
             newDisk = try bytes.map { try Self.decode($0, path: storage.path) } ?? [:]
         } catch let error as PreferencesError {
-            stateLock.withLock { problem = error }
+            state.withLock { $0.problem = error }
             return []
         }
-        let changed = stateLock.withLock {
-            disk = newDisk
-            diskBytes = bytes
-            return adoptDisk()
+        let changed = state.withLock { state in
+            state.disk = newDisk
+            state.diskBytes = bytes
+            return state.adoptDisk()
         }
         if !changed.isEmpty { observers.notify(PreferencesChange(keys: changed, origin: .anotherProcess)) }
-        return changed
-    }
-
-    /// Recomputes `values` as `disk` plus the dirty keys; returns the keys
-    /// whose value changed. Call with `stateLock` held.
-    private func adoptDisk() -> Set<String> {
-        let old = values
-        var new = disk
-        for key in dirty.keys {
-            if let value = old[key] { new[key] = value } else { new.removeValue(forKey: key) }
-        }
-        values = new
-        var changed = Set<String>()
-        for (key, value) in old where new[key] != value { changed.insert(key) }
-        for (key, _) in new where old[key] == nil { changed.insert(key) }
         return changed
     }
 
@@ -242,7 +260,7 @@ final class PersistentDomain: @unchecked Sendable {
         } catch {
             // A damaged file cannot be merged with; the write that follows
             // replaces it with this process's keys.
-            stateLock.withLock { problem = error as? PreferencesError }
+            state.withLock { $0.problem = error as? PreferencesError }
             return [:]
         }
     }
@@ -264,15 +282,15 @@ final class PersistentDomain: @unchecked Sendable {
     // MARK: Watching other processes
 
     private func setWatching(_ active: Bool) {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        if active, watcher == nil {
-            watcher = DomainWatcher(interval: observationInterval) { [weak self] in
-                _ = try? self?.reloadIfChanged()
+        state.withLock { state in
+            if active, state.watcher == nil {
+                state.watcher = .domainWatcher(interval: observationInterval) { [weak self] in
+                    _ = try? self?.reloadIfChanged()
+                }
+            } else if !active, let current = state.watcher {
+                current.cancel()
+                state.watcher = nil
             }
-        } else if !active, let current = watcher {
-            current.cancel()
-            watcher = nil
         }
     }
 }

@@ -1,36 +1,43 @@
-import Foundation
+import FileSystem
 
 /// Callbacks waiting for changes, with a hook that tells the owner when the
 /// first one arrives and the last one leaves (to start and stop watching).
-final class ObserverList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var callbacks: [Int: @Sendable (PreferencesChange) -> Void] = [:]
-    private var nextToken = 0
+final class ObserverList: Sendable {
+    private struct State {
+        var callbacks: [Int: @Sendable (PreferencesChange) -> Void] = [:]
+        var nextToken = 0
+        var onActivityChange: (@Sendable (Bool) -> Void)?
+    }
+
+    private let state = Locked(State())
 
     /// Called with `true` when the list stops being empty and `false` when
     /// it becomes empty again. Set once, before any observer is added.
-    var onActivityChange: (@Sendable (Bool) -> Void)?
+    var onActivityChange: (@Sendable (Bool) -> Void)? {
+        get { state.withLock { $0.onActivityChange } }
+        set { state.withLock { $0.onActivityChange = newValue } }
+    }
 
     /// Adds `callback`; returns the token that removes it.
     func add(_ callback: @escaping @Sendable (PreferencesChange) -> Void) -> Int {
-        let (token, becameActive) = lock.withLock {
-            nextToken += 1
-            callbacks[nextToken] = callback
-            return (nextToken, callbacks.count == 1)
+        let (token, becameActive, hook) = state.withLock { state in
+            state.nextToken += 1
+            state.callbacks[state.nextToken] = callback
+            return (state.nextToken, state.callbacks.count == 1, state.onActivityChange)
         }
-        if becameActive { onActivityChange?(true) }
+        if becameActive { hook?(true) }
         return token
     }
 
     func remove(_ token: Int) {
-        let becameIdle = lock.withLock {
-            callbacks.removeValue(forKey: token) != nil && callbacks.isEmpty
+        let (becameIdle, hook) = state.withLock { state in
+            (state.callbacks.removeValue(forKey: token) != nil && state.callbacks.isEmpty, state.onActivityChange)
         }
-        if becameIdle { onActivityChange?(false) }
+        if becameIdle { hook?(false) }
     }
 
     func notify(_ change: PreferencesChange) {
-        let current = lock.withLock { Array(callbacks.values) }
+        let current = state.withLock { Array($0.callbacks.values) }
         for callback in current { callback(change) }
     }
 }

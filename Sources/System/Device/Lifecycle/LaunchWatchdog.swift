@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// iOS's launch watchdog: an app that does not finish launching within a
@@ -93,18 +94,17 @@ public struct LaunchReport: Codable, Sendable, Hashable {
 /// without killing its caller; its launch code runs on a thread of its
 /// own, is abandoned when the limit passes, and stops at its next check of
 /// ``isTerminated``.
-public final class AppTermination: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: TerminationReason?
+public final class AppTermination: Sendable {
+    private let stored = Locked<TerminationReason?>(nil)
 
     init() {}
 
     /// Whether the app was killed.
-    public var isTerminated: Bool { lock.withLock { stored != nil } }
+    public var isTerminated: Bool { stored.withLock { $0 != nil } }
     /// Why, once killed.
-    public var reason: TerminationReason? { lock.withLock { stored } }
+    public var reason: TerminationReason? { stored.withLock { $0 } }
 
-    func terminate(_ reason: TerminationReason) { lock.withLock { if stored == nil { stored = reason } } }
+    func terminate(_ reason: TerminationReason) { stored.withLock { if $0 == nil { $0 = reason } } }
 }
 
 extension Device {

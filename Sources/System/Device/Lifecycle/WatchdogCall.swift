@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// An app's launch code run on a thread of its own, so the launch watchdog
@@ -17,10 +18,9 @@ final class WatchdogCall: @unchecked Sendable {
     /// the code was written for one.
     static let stackSize = 8 << 20
 
-    // `body` runs once on its own thread; `ending` is guarded by `condition`.
+    // `body` runs once on its own thread.
     private let body: () throws -> Void
-    private let condition = NSCondition()
-    private var ending: Ending?
+    private let ending = Locked<Ending?>(nil)
 
     init(_ body: @escaping () throws -> Void) { self.body = body }
 
@@ -29,10 +29,7 @@ final class WatchdogCall: @unchecked Sendable {
         let thread = Thread { [self] in
             let result: Ending
             do { try body(); result = .returned } catch { result = .threw(error) }
-            condition.withLock {
-                ending = result
-                condition.broadcast()
-            }
+            ending.withLock { $0 = result }
         }
         thread.name = "launch"
         thread.stackSize = Self.stackSize
@@ -43,12 +40,6 @@ final class WatchdogCall: @unchecked Sendable {
     /// Waits up to `timeout` seconds for the code to end; nil if it has not.
     @discardableResult
     func waitForEnd(timeout: TimeInterval) -> Ending? {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while ending == nil {
-            if !condition.wait(until: deadline) { break }
-        }
-        return ending
+        ending.withLock(when: { $0 != nil }, timeout: .timeout(seconds: timeout)) { $0 } ?? nil
     }
 }

@@ -1,32 +1,36 @@
+import FileSystem
 import Foundation
 
 /// A program started by ``ConfinedLaunch/start()``: its pid, the confinement
 /// it got, and control over it. The launcher is its parent, so it can wait
 /// for it; a process started by another launcher is reached through its
 /// ``ProcessIdentity``.
-public final class LaunchedProcess: @unchecked Sendable {
+public final class LaunchedProcess: Sendable {
     /// The program's process id.
     public let pid: Int32
     /// The pid with the process's start time, to store and check later.
     public let identity: ProcessIdentity
-    private let lock = NSLock()
-    private var storedConfinement: Confinement
-    private var status: ExitStatus?
+    private struct State {
+        var confinement: Confinement
+        var status: ExitStatus?
+    }
+
+    private let state: Locked<State>
 
     init(pid: Int32, confinement: Confinement) {
         self.pid = pid
         self.identity = ProcessIdentity(pid: pid)
-        self.storedConfinement = confinement
+        self.state = Locked(State(confinement: confinement))
     }
 
     /// What confinement the program got.
     public internal(set) var confinement: Confinement {
-        get { lock.withLock { storedConfinement } }
-        set { lock.withLock { storedConfinement = newValue } }
+        get { state.withLock { $0.confinement } }
+        set { state.withLock { $0.confinement = newValue } }
     }
 
     /// How the program ended, once it has and was waited for (see ``poll()``).
-    public var exitStatus: ExitStatus? { lock.withLock { status } }
+    public var exitStatus: ExitStatus? { state.withLock { $0.status } }
 
     /// Waits for the program to end and returns how it ended. Safe to call
     /// again (it returns the same status).
@@ -46,8 +50,8 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// the program has already been collected, so a later process that reused
     /// the pid is never hit.
     public func terminate(_ signal: LaunchSignal = .terminate) throws {
-        try lock.withLock {
-            guard status == nil else { return }
+        try state.withLock { state in
+            guard state.status == nil else { return }
             do { try ProcessControl.sendSignal(signal.rawValue, to: pid) } catch let failure as SystemFailure {
                 throw LaunchError(.signalFailed, failure, path: String(pid), "signal the process")
             }
@@ -67,7 +71,7 @@ public final class LaunchedProcess: @unchecked Sendable {
         }
         guard let raw else { return nil }
         let ended = ExitStatus(rawWaitStatus: raw)
-        lock.withLock { status = ended }
+        state.withLock { $0.status = ended }
         return ended
     }
 }
