@@ -215,7 +215,7 @@ let package = Package(
         ),
         .target(
             name: "Launch",
-            dependencies: ["LaunchCore", "FileSystem", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["LaunchCore", "FileSystem", "Container", .product(name: "SystemPackage", package: "swift-system")],
             path: "Sources/System/Launch"
         ),
         .executableTarget(
@@ -406,7 +406,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "backup-benchmark",
-            dependencies: ["MobileBackup", "Container", "FileSystem"],
+            dependencies: ["MobileBackup", "Container", "Device", "FileSystem"],
             path: "Benchmarks/BackupBenchmark"
         ),
         .executableTarget(

@@ -1,4 +1,5 @@
 import Container
+import Device
 import FileSystem
 import Foundation
 import MobileBackup
@@ -44,7 +45,7 @@ struct ManifestScaleBenchmark {
         var restored = 0
         try FileDescriptor.openDirectory(atPath: root.path, followLinks: false).syncFileSystemAndClose()
         let restore = try Self.seconds {
-            restored = try BackupRestorer(reader).restoreApp(bundleID: Self.bundleID, into: DirectoryHandle(openingAt: containerPath)).restoredFiles
+            restored = try BackupRestorer(reader).restoreApp(bundleID: Self.bundleID, into: DirectoryHandle(openingAt: containerPath), layout: .container(.app)).restoredFiles
         }
         print("| rows | open | extract | restore |")
         print("|---:|---:|---:|---:|")

@@ -4,6 +4,7 @@
 //        backup-benchmark --manifest-rows N [--work DIR] [--keep]   (open, extract, restore of an N-row manifest)
 // Not run in CI. Results go in docs/PERFORMANCE.md ("Backup").
 import Container
+import Device
 import FileSystem
 import Foundation
 import MobileBackup
@@ -143,7 +144,7 @@ var restoreReport = RestoreReport()
 oursRow.restore = try seconds {
     let reader = try BackupReader(directory: ours)
     let container = try AppContainer.create(at: restoreRoot.appendingPathComponent("ours"))
-    restoreReport = try BackupRestorer(reader).restoreApp(bundleID: bundleID, into: try DirectoryHandle(openingAt: container.root.path))
+    restoreReport = try BackupRestorer(reader).restoreApp(bundleID: bundleID, into: try DirectoryHandle(openingAt: container.root.path), layout: .container(.app))
 }
 print("ours: restore \(oursRow.restore) s (\(restoreReport.restoredFiles) files, \(restoreReport.problems.count) problems)")
 oursRow.stored = storedBytes(ours)

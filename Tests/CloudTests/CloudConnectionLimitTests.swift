@@ -43,10 +43,9 @@ import TestSupport
         // 150 connections: a head cut in the middle, or a head and half a body.
         var connections: [RawConnection] = []
         for index in 0..<150 {
-            let connection = try await RawConnection.open(port: port)
-            try? await connection.send(index % 2 == 0 ? "GET /v1/account HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthor"
-                                                      : Self.chunkHead("Content-Length: 1000\r\n") + String(repeating: "x", count: 100))
-            connections.append(connection)
+            connections.append(try await RawConnection.open(port: port, sending: index % 2 == 0
+                ? "GET /v1/account HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthor"
+                : Self.chunkHead("Content-Length: 1000\r\n") + String(repeating: "x", count: 100)))
         }
         let closings = try await withThrowingTaskGroup(of: Double.self) { group in
             for connection in connections { group.addTask { try await connection.readUntilClosed(limit: 10).seconds } }
@@ -62,13 +61,12 @@ import TestSupport
     }
 
     @Test func connectionsOverTheCapAreClosedAtOnceAndHealthAnswersOnceTheyGo() async throws {
-        let cloud = try Server("cloud-cap", maximumConnections: 8)
+        // Held connections stay past any wait of this test for a thread.
+        let cloud = try Server("cloud-cap", maximumConnections: 8, idleTimeout: 600)
         let port = cloud.port
         var held: [RawConnection] = []
         for _ in 0..<8 {
-            let connection = try await RawConnection.open(port: port)
-            try await connection.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            held.append(connection)
+            held.append(try await RawConnection.open(port: port, sending: "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"))
         }
         // Give the server the moment it takes to count them.
         try await Task.sleep(nanoseconds: 200_000_000)
@@ -87,11 +85,11 @@ import TestSupport
 
     @Test func anOversizedContentLengthIsRefusedBeforeItsBodyIsRead() async throws {
         let cloud = try Server("cloud-413-length")
-        let connection = try await RawConnection.open(port: cloud.port)
         // 200 MB announced, not one byte of it sent: the answer comes anyway
         // (a server that waited for the body would hold it past any bound;
         // 30 s leaves room for a machine loaded by parallel builds).
-        try await connection.send(Self.chunkHead("Content-Length: 200000000\r\nContent-Type: application/octet-stream\r\n"))
+        let connection = try await RawConnection.open(
+            port: cloud.port, sending: Self.chunkHead("Content-Length: 200000000\r\nContent-Type: application/octet-stream\r\n"))
         let answer = try await connection.readUntilClosed(limit: 30)
         #expect(RawConnection.status(answer.bytes) == 413)
         let text = String(decoding: answer.bytes, as: UTF8.self)
@@ -107,9 +105,9 @@ import TestSupport
         let client = RawCloudClient(baseURL: cloud.url)
         let device = try await RawCloudDevice.create(client, account: "hog", udid: "hog-1")
         let session = try await device.openSession(client)
-        let connection = try await RawConnection.open(port: cloud.port)
-        try await connection.send(Self.chunkHead("Transfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n",
-                                                 session: session, token: device.token))
+        let connection = try await RawConnection.open(
+            port: cloud.port, sending: Self.chunkHead("Transfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n",
+                                                      session: session, token: device.token))
         let reader = Task { try await connection.readUntilClosed(limit: 90) }
         // Up to 200 MB in 64 KiB chunks; the server must stop us long before.
         let piece = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x10000) + Array("\r\n".utf8)

@@ -14,13 +14,9 @@ extension StorageAuditor {
         /// Container-relative (`""` for the root; `<Name>.app/…` in a bundle
         /// kept outside the container).
         var path: String
-        var pathLength: Int
         var category: StorageCategory
         /// The rules row of its category (``StorageCategory/rules``).
         var rules: DirectoryRules
-        /// The rules row of the standard directory that governs it
-        /// (preferences apart from library), which backups read.
-        var governing: DirectoryRules
         /// It or a directory above it is left out of backups (its flag, or a
         /// name backups leave out), so nothing in it is asked about.
         var excludedFromBackup: Bool
@@ -45,19 +41,20 @@ extension StorageAuditor {
             let rootStatus = try handle.descriptor.status()
             let rootPath = bundleName ?? ""
             let rootCategory: StorageCategory = bundleName == nil ? .home : .bundle
-            // The root is asked about by path, as any backup asks (once).
-            let rootBackedUp = rootCategory.rules.backedUp && container.backupIncludes(rootPath, isDirectory: true)
+            // A backup takes the container's root; never a bundle.
+            let rootBackedUp = rootCategory.rules.backedUp
+            // The container's rules decide what a backup takes, as they
+            // decide it for the backup itself.
+            var classifier = bundleName == nil ? container.entryClassifier() : nil
             add(rootStatus, category: rootCategory, rules: rootCategory.rules, backedUp: rootBackedUp,
                 isCategoryDirectory: rootPath == rootCategory.containerDirectory.relativePath, scan: &scan)
-            var open = [WalkDirectory(path: rootPath, pathLength: rootPath.utf8.count, category: rootCategory,
-                                      rules: rootCategory.rules,
-                                      governing: StorageRules.rules(for: bundleName == nil ? .home : .bundle),
+            var open = [WalkDirectory(path: rootPath, category: rootCategory, rules: rootCategory.rules,
                                       excludedFromBackup: false,  // a backup always takes the root
                                       isPreferences: false, recordedNames: nil, caseMark: scan.cases.mark)]
             try handle.descriptor.walkTree(repairedNames: .visit) { entry, parent throws(FileSystemError) in
                 while open.count > entry.depth + 1, let done = open.popLast() { scan.cases.close(done.path, from: done.caseMark) }
-                try visit(entry, in: open[open.count - 1], parent: parent, inBundle: bundleName != nil,
-                          scan: &scan, container: container, manifest: manifest, open: &open)
+                try visit(entry, in: open[open.count - 1], parent: parent, classifier: &classifier,
+                          scan: &scan, manifest: manifest, open: &open)
                 return .descend
             }
             while let done = open.popLast() { scan.cases.close(done.path, from: done.caseMark) }
@@ -68,41 +65,41 @@ extension StorageAuditor {
 
     /// Counts one entry, notes what the findings need of it, and opens its
     /// record when it is a directory (the walk enters it next).
-    private func visit(_ entry: TreeEntry, in directory: WalkDirectory, parent: FileDescriptor, inBundle: Bool,
-                                scan: inout AppScan, container: AppContainer, manifest: ManifestLoad,
-                                open: inout [WalkDirectory]) throws(FileSystemError) {
+    private func visit(_ entry: TreeEntry, in directory: WalkDirectory, parent: FileDescriptor,
+                       classifier: inout ContainerEntryClassifier?, scan: inout AppScan, manifest: ManifestLoad,
+                       open: inout [WalkDirectory]) throws(FileSystemError) {
+        let inBundle = classifier == nil
+        // Every entry of the container goes through the classifier, in
+        // order (it keeps what the directories above it decided).
+        let classified = classifier?.classify(entry, in: parent)
         let status = entry.status
         let name = entry.name
         // Category and rules change only in the first two levels.
-        var category = directory.category, rules = directory.rules, governing = directory.governing
+        var category = directory.category, rules = directory.rules
         var isCategoryDirectory = false
         if entry.depth <= 1 {
             let path = directory.path(of: name)
             if !inBundle {
                 category = StorageCategory(relativePath: path)
                 rules = category.rules
-                governing = StorageRules.rules(forRelativePath: path)
             }
             isCategoryDirectory = path == category.containerDirectory.relativePath
         }
-        let pathLength = directory.pathLength + (directory.path.isEmpty ? 0 : 1) + name.utf8.count
         var backedUp = false
         if entry.hasRepairedName {
             scan.repairedNames += 1
             if scan.firstRepairedName == nil { scan.firstRepairedName = directory.path(of: name) }
         }
         // A backup leaves out a name that is not UTF-8, with all it holds.
-        if rules.backedUp && !directory.excludedFromBackup && !entry.hasRepairedName {
-            backedUp = container.backupIncludes(entry: name, in: parent, status: status, governedBy: governing,
-                                                isTopLevel: entry.depth == 0 && !inBundle, pathLength: pathLength,
-                                                relativePath: { directory.path(of: name) })
+        if rules.backedUp && !directory.excludedFromBackup, let classified {
+            backedUp = classified.isBackedUp
         }
         add(status, category: category, rules: rules, backedUp: backedUp, isCategoryDirectory: isCategoryDirectory, scan: &scan)
         scan.cases.visit(name: name, bytes: status.allocatedBytes)
         try inspect(entry, in: directory, parent: parent, category: category, backedUp: backedUp, scan: &scan)
         if status.isDirectory {
             let path = directory.path(of: name)
-            open.append(WalkDirectory(path: path, pathLength: pathLength, category: category, rules: rules, governing: governing,
+            open.append(WalkDirectory(path: path, category: category, rules: rules,
                                       excludedFromBackup: directory.excludedFromBackup || (rules.backedUp && !backedUp),
                                       isPreferences: path == AppScan.preferencesDirectory,
                                       recordedNames: category == .caches ? manifest.wait()?.names(in: path) : nil,

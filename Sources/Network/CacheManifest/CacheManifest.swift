@@ -19,9 +19,9 @@ import GRDB
 /// ```
 public final class CacheManifest: Sendable {
     /// Where the database lives, relative to the container root.
-    public static let relativePath = "Library/Application Support/CacheManifest.sqlite"
+    public static let relativePath = ContainerDirectory.applicationSupport.relativePath + "/CacheManifest.sqlite"
     /// Where pinned (must-keep) files go, relative to the container root.
-    public static let pinnedDirectory = "Library/Application Support/Pinned"
+    public static let pinnedDirectory = ContainerDirectory.applicationSupport.relativePath + "/Pinned"
     /// How long a writer waits for another process's transaction.
     static let busyTimeout: TimeInterval = 10
 

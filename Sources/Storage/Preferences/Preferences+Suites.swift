@@ -1,3 +1,4 @@
+import Container
 import Foundation
 
 extension Preferences {
@@ -15,7 +16,7 @@ extension Preferences {
     public convenience init(suiteName: String, groupContainer: URL, applicationIdentifier: String? = nil,
                             globalDomainFile: URL? = nil, configuration: Configuration = .init()) throws {
         try Self.checkSuiteName(suiteName, applicationIdentifier: applicationIdentifier)
-        let file = groupContainer.appendingPathComponent("Library/Preferences", isDirectory: true)
+        let file = groupContainer.appendingPathComponent(ContainerDirectory.preferences.relativePath, isDirectory: true)
             .appendingPathComponent(suiteName + ".plist")
         try self.init(domainFile: file, globalDomainFile: globalDomainFile, homeDirectory: groupContainer,
                       configuration: configuration)

@@ -1,76 +1,132 @@
 import Foundation
-import NIOCore
-import NIOPosix
+import Synchronization
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One TCP connection to the server, driven byte by byte: what a hostile
 /// client does that an HTTP client will not (a request left half-sent, a
 /// body that never ends).
+///
+/// A plain blocking socket, each call made on a thread of its own
+/// (`offThePool`), and every time measured on that thread: under a full
+/// parallel test run the cooperative pool and NIO's shared event loops were
+/// busy for tens of seconds at a time, and a client on them measured its
+/// own wait for a thread, not the server (a close that came at once was
+/// seen 40 s later; a head sent late met the server's idle timeout).
 final class RawConnection: Sendable {
-    let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    let descriptor: Int32
+    /// Whether ``close()`` ran: a descriptor is closed once, never a
+    /// number another thread has been given since.
+    private let closed = Mutex(false)
 
-    init(channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) { self.channel = channel }
+    private init(descriptor: Int32) { self.descriptor = descriptor }
 
-    /// A connection dropped on any path (a test that throws midway
-    /// included) finishes its writer: NIO asserts in debug builds that an
-    /// async channel's writer is finished before it goes, and the
-    /// assertion took the whole test process down.
     deinit { close() }
 
-    static func open(port: Int) async throws -> RawConnection {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
-        return RawConnection(channel: channel)
-    }
-
-    /// Sends `text` as it is.
-    func send(_ text: String) async throws {
-        try await channel.channel.writeAndFlush(ByteBuffer(string: text))
-    }
-
-    /// Sends `bytes` as one write.
-    func send(_ bytes: [UInt8]) async throws {
-        try await channel.channel.writeAndFlush(ByteBuffer(bytes: bytes))
-    }
-
-    /// Everything the server sends until it closes the connection, and the
-    /// seconds that took; throws past `limit` seconds.
-    func readUntilClosed(limit: Double) async throws -> (bytes: [UInt8], seconds: Double) {
-        let start = Date()
-        return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                var bytes: [UInt8] = []
-                do {
-                    for try await buffer in self.channel.inbound { bytes += Array(buffer.readableBytesView) }
-                } catch {
-                    // A reset is a close too.
-                }
-                return bytes
-            }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(limit * 1e9))
-                return nil
-            }
-            guard let first = try await group.next(), let bytes = first else {
-                group.cancelAll()
-                close()
-                throw RawCloudFailure("the server kept the connection open for \(limit) s")
-            }
-            group.cancelAll()
-            channel.outbound.finish()
-            return (bytes, Date().timeIntervalSince(start))
+    /// Connects to 127.0.0.1:`port` and, when given, sends `text` at once
+    /// (on the same thread, so no wait for the pool falls between them).
+    static func open(port: Int, sending text: String? = nil) async throws -> RawConnection {
+        try await offThePool {
+            let connection = try connect(port: port)
+            if let text { try connection.sendNow(Array(text.utf8)) }
+            return connection
         }
     }
 
-    /// Finishes the writer, then closes. NIO asserts (in debug builds) that
-    /// an async channel's writer is finished before it goes: a connection
-    /// dropped while still open crashed the test process.
+    /// One whole request on a connection of its own: connects, sends
+    /// `request` and reads until the server closes, all on one thread, and
+    /// the seconds from before the connect to the close.
+    static func exchange(port: Int, request: String, limit: Double) async throws -> (bytes: [UInt8], seconds: Double) {
+        try await offThePool {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let connection = try connect(port: port)
+            try connection.sendNow(Array(request.utf8))
+            let answer = try connection.readNow(limit: limit)
+            connection.close()
+            return (answer.bytes, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+    }
+
+    private static func connect(port: Int) throws -> RawConnection {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw RawCloudFailure("socket: \(String(cString: strerror(errno)))") }
+        let connection = RawConnection(descriptor: fd)
+        // A send that the server never drains gives up after 60 s.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else { throw RawCloudFailure("connect to port \(port): \(String(cString: strerror(errno)))") }
+        return connection
+    }
+
+    /// Sends `text` as it is.
+    func send(_ text: String) async throws { try await send(Array(text.utf8)) }
+
+    /// Sends `bytes`, all of them.
+    func send(_ bytes: [UInt8]) async throws {
+        try await offThePool { try self.sendNow(bytes) }
+    }
+
+    private func sendNow(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw RawCloudFailure("send: \(String(cString: strerror(errno)))")
+            }
+            sent += count
+        }
+    }
+
+    /// Everything the server sends until it closes the connection (or
+    /// resets it), and the seconds that took, measured on the reading
+    /// thread; throws past `limit` seconds.
+    func readUntilClosed(limit: Double) async throws -> (bytes: [UInt8], seconds: Double) {
+        try await offThePool { try self.readNow(limit: limit) }
+    }
+
+    private func readNow(limit: Double) throws -> (bytes: [UInt8], seconds: Double) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let remaining = limit - elapsed()
+            guard remaining > 0 else { throw RawCloudFailure("the server kept the connection open for \(limit) s") }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(min(remaining, 1) * 1000) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                bytes += buffer[0..<count]
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            // 0: closed; a reset is a close too.
+            return (bytes, elapsed())
+        }
+    }
+
+    /// Closes the socket (once).
     func close() {
-        channel.outbound.finish()
-        channel.channel.close(promise: nil)
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        _ = Glibc.close(descriptor)
     }
 
     /// The status of the first response in `bytes` (0 when there is none).

@@ -1,4 +1,6 @@
 import FileSystem
+import Container
+import Device
 import Foundation
 import MobileBackup
 import TestSupport
@@ -129,7 +131,7 @@ import Testing
             let target = scene.temp.url.appendingPathComponent("restored")
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
             let restorer = BackupRestorer(try BackupReader(directory: lastGood))
-            let report = try restorer.restoreApp(bundleID: bundleID, into: try DirectoryHandle(openingAt: target.path))
+            let report = try restorer.restoreApp(bundleID: bundleID, into: try DirectoryHandle(openingAt: target.path), layout: .container(.app))
             #expect(report.isClean)
             let found = FileManager.default.enumerator(atPath: target.path)?.compactMap { $0 as? String } ?? []
             for path in found {
@@ -180,7 +182,7 @@ import Testing
         let runs = 200
         for _ in 0..<runs {
             do {
-                _ = try restorer.restoreApp(bundleID: Self.bundleID, into: root)
+                _ = try restorer.restoreApp(bundleID: Self.bundleID, into: root, layout: .container(.app))
                 restored += 1
             } catch {
                 // The racer may win a step (a name gone between a listing and a
@@ -204,8 +206,8 @@ import Testing
         // 110,000 swaps), so completion is checked after the racer stops.
         #expect(untyped == 0, "\(untyped) restores failed with an untyped error")
         // With the racer gone, a restore brings the layout back as directories.
-        _ = try restorer.restoreApp(bundleID: Self.bundleID, into: root)
-        for directory in BackupRestorer.appLayout {
+        _ = try restorer.restoreApp(bundleID: Self.bundleID, into: root, layout: .container(.app))
+        for directory in RestoreLayout.container(.app).directories {
             let status = try #require(try FileSystemPaths.status(atPath: target.appendingPathComponent(directory).path))
             #expect(status.isDirectory, "\(directory) is a directory again")
         }

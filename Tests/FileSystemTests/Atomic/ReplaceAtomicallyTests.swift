@@ -147,7 +147,7 @@ import Testing
             try FileSystemPaths.writeAtomically(Data("x".utf8), toPath: scratch.path + "/missing/file.txt", options: options)
             Issue.record("a write into a missing directory succeeded")
         } catch {
-            let failure = error as? FileSystemError
+            let failure: FileSystemError? = error
             #expect(failure?.isNotFound == true && failure?.path == scratch.path + "/missing/file.txt")
         }
     }

@@ -21,7 +21,7 @@ import Testing
         let reader = try BackupReader(directory: fixture.backupDirectory)
         #expect(reader.verify().isClean)
         _ = try reader.extract(domain: BackupFixture.appDomain, to: fixture.base.appendingPathComponent("extracted"))
-        _ = try BackupRestorer(reader).restoreGroup("group.com.example.possessions", into: fixture.base.appendingPathComponent("group-out"))
+        _ = try BackupRestorer(reader).restoreGroup("group.com.example.possessions", into: fixture.base.appendingPathComponent("group-out"), layout: .testGroup)
 
         #expect(try TreeSnapshot.take(outside) == outsideBefore)
         #expect(try TreeSnapshot.take(fixture.backupDirectory) == backupBefore)
@@ -156,12 +156,12 @@ import Testing
         let reader = try BackupReader(directory: fixture.backupDirectory)
         let target = fixture.base.appendingPathComponent("group-out")
         let error = try #require(throws: MobileBackupError.self) {
-            try BackupRestorer(reader).restoreGroup("group.com.example.possessions", into: target)
+            try BackupRestorer(reader).restoreGroup("group.com.example.possessions", into: target, layout: .testGroup)
         }
         #expect(error.code == .unfinishedBackup)
         #expect(error.message.contains("uploading"))
         #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent("shared.json").path))
-        let report = try BackupRestorer(reader, force: true).restoreGroup("group.com.example.possessions", into: target)
+        let report = try BackupRestorer(reader, force: true).restoreGroup("group.com.example.possessions", into: target, layout: .testGroup)
         #expect(report.restoredFiles == 1)
     }
 

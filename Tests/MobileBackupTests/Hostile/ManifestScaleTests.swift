@@ -71,7 +71,7 @@ import Testing
 
         started = Date()
         let container = try DirectoryHandle.making(scratch.url.appendingPathComponent("container").path, "create the container")
-        let restored = try BackupRestorer(reader).restoreApp(bundleID: Self.bundleID, into: container)
+        let restored = try BackupRestorer(reader).restoreApp(bundleID: Self.bundleID, into: container, layout: .testApp)
         let restoreSeconds = Date().timeIntervalSince(started)
         #expect(restored.restoredFiles == Self.rowCount - 1_001)
         #expect(openSeconds < bound, "opening took \(openSeconds) s")

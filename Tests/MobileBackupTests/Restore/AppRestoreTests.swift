@@ -48,7 +48,7 @@ import Testing
         try Data("old".utf8).write(to: target.appendingPathComponent("old.json"))
         let restorer = BackupRestorer(try BackupReader(directory: fixture.backupDirectory))
         #expect(restorer.groupIDs == ["group.com.example.possessions"])
-        let report = try restorer.restoreGroup("group.com.example.possessions", into: target)
+        let report = try restorer.restoreGroup("group.com.example.possessions", into: target, layout: .testGroup)
         #expect(report.isClean)
         #expect(try Data(contentsOf: target.appendingPathComponent("shared.json")) == Data("{\"shared\":true}".utf8))
         #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent("old.json").path))

@@ -45,7 +45,7 @@ import Testing
         let restorer = BackupRestorer(reader)
         try checkNotes(container, try restorer.restoreApp(bundleID: Self.notes, into: container))
         let group = fixture.base.appendingPathComponent("group")
-        let report = try restorer.restoreGroup("group.com.example.notes", into: group)
+        let report = try restorer.restoreGroup("group.com.example.notes", into: group, layout: .testGroup)
         #expect(report.restoredFiles == 1)
         #expect(FileManager.default.fileExists(atPath: group.appendingPathComponent("shared.json").path))
     }

@@ -34,7 +34,7 @@ import Testing
         let container = try AppRestoreTests.dirtyContainer(fixture)
         let handle = try DirectoryHandle(openingAt: container.root.path)
         let report = try BackupRestorer(try BackupReader(directory: fixture.backupDirectory))
-            .restoreApp(bundleID: BackupFixture.bundleID, into: handle)
+            .restoreApp(bundleID: BackupFixture.bundleID, into: handle, layout: .testApp)
 
         let refused = Set(report.problems.filter { $0.kind == .unsafePath }.map(\.relativePath))
         #expect(refused == ["", "Documents/../../escape.txt", "Library/Preferences"])

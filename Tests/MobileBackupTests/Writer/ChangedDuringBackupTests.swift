@@ -30,6 +30,32 @@ import Testing
         #expect(reader.verify().isClean)
     }
 
+    /// A domain's filter that cannot judge an item (a container whose
+    /// do-not-back-up flag is unreadable) has it skipped and listed with
+    /// its reason, and nothing below it is walked; the filter sees the
+    /// entries with the directory that holds them.
+    @Test func anItemTheFilterCannotJudgeIsSkippedAndListed() throws {
+        let fixture = try BackupFixture()
+        let seen = Locked<[String]>([])
+        let source = BackupDomainSource(domain: BackupFixture.appDomain, root: fixture.container, filter: {
+            { entry, parent in
+                seen.withLock { $0.append(entry.path) }
+                #expect((try? parent.status(of: entry.name))?.isSameFile(as: entry.status) == true)
+                if entry.path == "Documents" { return .skip(.flagUnreadable, message: "cannot read the flag") }
+                return entry.path.hasPrefix("Library/Caches") ? .exclude : .include
+            }
+        })
+        let summary = try fixture.writer().backUp([source])
+        #expect(summary.skippedFiles.map(\.relativePath) == ["Documents"])
+        #expect(summary.skippedFiles.first?.reason == .flagUnreadable)
+        #expect(summary.skippedFiles.first?.message == "cannot read the flag")
+        let paths = seen.withLock { $0 }
+        #expect(paths.contains("Library"))
+        #expect(!paths.contains { $0.hasPrefix("Documents/") })
+        let reader = try BackupReader(directory: fixture.backupDirectory)
+        #expect(reader.records.allSatisfy { !$0.relativePath.hasPrefix("Documents") })
+    }
+
     /// A file swapped for a link to an outside file after the walk is left
     /// out and reported; the outside bytes are never read.
     @Test func aFileSwappedForALinkAfterTheWalkIsSkippedAndReported() throws {

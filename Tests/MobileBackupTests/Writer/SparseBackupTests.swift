@@ -77,7 +77,7 @@ import Testing
         try FileManager.default.createDirectory(at: restoredRoot, withIntermediateDirectories: true)
         let restoreStarted = Date()
         let report = try BackupRestorer(reader).restoreApp(bundleID: BackupFixture.bundleID,
-                                                           into: DirectoryHandle(openingAt: restoredRoot.path))
+                                                           into: DirectoryHandle(openingAt: restoredRoot.path), layout: .testApp)
         let restoreSeconds = Date().timeIntervalSince(restoreStarted)
         #expect(restoreSeconds < 20, "the restore took \(restoreSeconds) s")
         #expect(report.problems.isEmpty)

@@ -24,7 +24,7 @@ struct CacheManifestTests {
         let (_, container) = try makeContainer()
         _ = try CacheManifest(container: container)
         #expect(container.fileExists(CacheManifest.relativePath))
-        #expect(container.backupIncludes(CacheManifest.relativePath))
+        #expect(try container.backupVerdict(of: CacheManifest.relativePath).isIncluded)
         #expect(StorageRules.rules(forRelativePath: CacheManifest.relativePath).purgeableWhenDiskLow == false)
     }
 

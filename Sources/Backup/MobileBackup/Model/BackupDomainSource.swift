@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import SystemPackage
 
 /// One domain of a backup and where its files come from: a directory tree
 /// on disk (filtered by ``shouldInclude``) and files held in memory (such as
@@ -23,10 +24,13 @@ public struct BackupDomainSource: Sendable {
     /// (a container's root): the walk and every payload read stay beneath
     /// it, never through a link. Takes precedence over ``root``.
     public var directory: DirectoryHandle?
-    /// Whether a path (relative to ``root``, `/`-separated) goes into the
-    /// backup; the flag says whether it is a directory. An excluded
-    /// directory is not descended into.
-    public var shouldInclude: @Sendable (_ relativePath: String, _ isDirectory: Bool) -> Bool
+    /// Makes the filter of one scan of the tree: it gets each item the walk
+    /// meets, in the walk's order (top down, names in bytewise order), with
+    /// the open directory that holds it, and says whether the item goes into
+    /// the backup. An excluded directory is not descended into. A filter
+    /// made per scan may keep what it learnt of the directories above (a
+    /// container's rules do).
+    public var makeFilter: @Sendable () -> BackupEntryFilter
     /// The Data Protection class recorded for a regular file.
     public var protectionClass: @Sendable (_ relativePath: String) -> BackupProtectionClass
     /// Files that exist only in memory, added after the tree's files.
@@ -39,20 +43,58 @@ public struct BackupDomainSource: Sendable {
     public init(domain: String, root: URL?, extraFiles: [BackupExtraFile] = [],
                 shouldInclude: @escaping @Sendable (String, Bool) -> Bool = { _, _ in true },
                 protectionClass: @escaping @Sendable (String) -> BackupProtectionClass = { _ in .completeUntilFirstUserAuthentication }) {
+        self.init(domain: domain, root: root, extraFiles: extraFiles, filter: Self.pathFilter(shouldInclude),
+                  protectionClass: protectionClass)
+    }
+
+    /// Creates a source whose filter sees each entry of the walk (see
+    /// ``makeFilter``).
+    public init(domain: String, root: URL?, extraFiles: [BackupExtraFile] = [],
+                filter: @escaping @Sendable () -> BackupEntryFilter,
+                protectionClass: @escaping @Sendable (String) -> BackupProtectionClass = { _ in .completeUntilFirstUserAuthentication }) {
         self.domain = domain
         self.root = root
         self.extraFiles = extraFiles
         self.protectionClass = protectionClass
-        self.shouldInclude = shouldInclude
+        self.makeFilter = filter
     }
 
     /// Creates a source over a directory already held open (see ``directory``).
     public init(domain: String, directory: DirectoryHandle, extraFiles: [BackupExtraFile] = [],
                 shouldInclude: @escaping @Sendable (String, Bool) -> Bool = { _, _ in true },
                 protectionClass: @escaping @Sendable (String) -> BackupProtectionClass = { _ in .completeUntilFirstUserAuthentication }) {
-        self.init(domain: domain, root: nil, extraFiles: extraFiles, shouldInclude: shouldInclude, protectionClass: protectionClass)
+        self.init(domain: domain, directory: directory, extraFiles: extraFiles, filter: Self.pathFilter(shouldInclude),
+                  protectionClass: protectionClass)
+    }
+
+    /// Creates a source over a directory already held open, whose filter
+    /// sees each entry of the walk (see ``makeFilter``).
+    public init(domain: String, directory: DirectoryHandle, extraFiles: [BackupExtraFile] = [],
+                filter: @escaping @Sendable () -> BackupEntryFilter,
+                protectionClass: @escaping @Sendable (String) -> BackupProtectionClass = { _ in .completeUntilFirstUserAuthentication }) {
+        self.init(domain: domain, root: nil, extraFiles: extraFiles, filter: filter, protectionClass: protectionClass)
         self.directory = directory
     }
+
+    /// A filter that asks `shouldInclude` by path and kind.
+    private static func pathFilter(_ shouldInclude: @escaping @Sendable (String, Bool) -> Bool) -> @Sendable () -> BackupEntryFilter {
+        { { entry, _ in shouldInclude(entry.path, entry.status.isDirectory) ? .include : .exclude } }
+    }
+}
+
+/// A domain's answer for one item of its tree: the item as the walk saw it,
+/// and the open directory that holds it (to read its attributes by name).
+public typealias BackupEntryFilter = (_ entry: TreeEntry, _ parent: FileDescriptor) -> BackupEntryDecision
+
+/// What a domain's filter says of one item.
+public enum BackupEntryDecision: Sendable, Hashable {
+    /// The item goes into the backup (a directory is entered).
+    case include
+    /// The item is left out by rule, with all it holds.
+    case exclude
+    /// The item is left out because it could not be judged, with all it
+    /// holds, and listed in ``BackupSummary/skippedFiles`` with why.
+    case skip(BackupSkippedFile.Reason, message: String)
 }
 
 /// A file of a backup domain whose bytes are in memory rather than on disk.

@@ -17,7 +17,8 @@ import SystemPackage
 ///
 /// ```swift
 /// let restorer = BackupRestorer(try BackupReader(directory: backupURL, password: "secret"))
-/// let report = try restorer.restoreApp(bundleID: "com.example.notes", into: try DirectoryHandle(openingAt: containerPath))
+/// let report = try restorer.restoreApp(bundleID: "com.example.notes", into: try DirectoryHandle(openingAt: containerPath),
+///                                      layout: appLayout)
 /// ```
 public struct BackupRestorer: Sendable {
     /// The backup read from.
@@ -60,76 +61,57 @@ public struct BackupRestorer: Sendable {
         reader.domains.compactMap { $0.hasPrefix("AppDomainGroup-") ? String($0.dropFirst("AppDomainGroup-".count)) : nil }
     }
 
-    /// The directories of an app's data container, parents first: they
-    /// come back after a restore, and no row replaces one of them with a
-    /// link or a file.
-    public static let appLayout = ["Documents", "Library", "Library/Preferences", "Library/Caches",
-                                   "Library/Application Support", "tmp"]
-    /// The directories of a group container a restore brings back.
-    public static let groupLayout = ["Library", "Library/Caches"]
-
     /// Restores `AppDomain-<bundleID>` into the data container held by
-    /// `container`: its Documents and Library (but not Library/Caches)
-    /// replace the container's; Caches and tmp are left empty, and the
-    /// layout (``appLayout``) is made again. The bundle and the container's
+    /// `container`, as `layout` says: on iOS, Documents and Library (but not
+    /// Library/Caches) replace the container's, Caches and tmp come back
+    /// empty, the layout is made again, and the bundle and the container's
     /// own metadata are not touched.
     ///
     /// Everything is written beneath the held root with `*at` calls: the
-    /// files are extracted into a staging directory in the container's
-    /// `tmp` (on the same file system), the old Documents and Library are
+    /// files are extracted into a staging directory on the same file system
+    /// (in ``RestoreLayout/stagingDirectory``), the replaced entries are
     /// removed without following links, and the staged ones renamed into
     /// place. A link the app put where a layout directory belongs is
     /// removed, never followed, so nothing is written outside the container.
     ///
     /// - Throws: ``MobileBackupError`` `notFound` when the backup has no
     ///   such domain, `ioFailed` when the container cannot be written.
-    public func restoreApp(bundleID: String, into container: DirectoryHandle,
+    public func restoreApp(bundleID: String, into container: DirectoryHandle, layout: RestoreLayout,
                            progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
         let domain = Self.appDomain(bundleID)
-        let replaced = ["Documents", "Library", "tmp"]
-        var report = try restoreTree(domain: domain, root: container, stagesInTmp: true, layout: Self.appLayout, progress: progress,
-                                     keep: { path in
-                                         path.isEmpty || Self.isUnder(path, "Documents")
-                                             || (Self.isUnder(path, "Library") && !Self.isUnder(path, "Library/Caches"))
-                                     },
-                                     replacing: { replaced.contains($0) })
+        var report = try restoreTree(domain: domain, root: container, layout: layout, progress: progress)
         report.domains = [domain]
         return report
     }
 
     /// Restores `AppDomainGroup-<groupID>` into the group container at
-    /// `directory` (created if missing; see ``restoreGroup(_:into:progress:)-(_,DirectoryHandle,_)``).
-    public func restoreGroup(_ groupID: String, into directory: URL,
+    /// `directory` (created if missing; see ``restoreGroup(_:into:layout:progress:)-(_,DirectoryHandle,_,_)``).
+    public func restoreGroup(_ groupID: String, into directory: URL, layout: RestoreLayout,
                              progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
         let handle = try DirectoryHandle.making(directory.standardizedFileURL.path, "open the group container")
-        return try restoreGroup(groupID, into: handle, progress: progress)
+        return try restoreGroup(groupID, into: handle, layout: layout, progress: progress)
     }
 
     /// Restores `AppDomainGroup-<groupID>` into the group container held by
-    /// `directory`, replacing its contents (but not its container-manager
-    /// metadata); Library/Caches and tmp come back empty. Written beneath
-    /// the held directory only, as ``restoreApp(bundleID:into:progress:)`` is.
-    public func restoreGroup(_ groupID: String, into directory: DirectoryHandle,
+    /// `directory`, as `layout` says (on iOS: its contents replaced but not
+    /// its container-manager metadata, Library/Caches and tmp empty).
+    /// Written beneath the held directory only, as
+    /// ``restoreApp(bundleID:into:layout:progress:)`` is.
+    public func restoreGroup(_ groupID: String, into directory: DirectoryHandle, layout: RestoreLayout,
                              progress: ((Int64) -> Void)? = nil) throws -> RestoreReport {
         let domain = Self.groupDomain(groupID)
-        var report = try restoreTree(domain: domain, root: directory, stagesInTmp: false, layout: Self.groupLayout, progress: progress,
-                                     keep: { !Self.isUnder($0, "Library/Caches") && !Self.isUnder($0, "tmp") },
-                                     replacing: { !$0.hasPrefix(".com.apple.") })
+        var report = try restoreTree(domain: domain, root: directory, layout: layout, progress: progress)
         report.domains = [domain]
         return report
     }
 
-    /// Whether `path` is `directory` or below it.
-    static func isUnder(_ path: String, _ directory: String) -> Bool {
-        path == directory || path.hasPrefix(directory + "/")
-    }
-
-    /// Extracts the kept rows of `domain` into a staging directory (in
-    /// `tmp`, or at the top), then replaces the top-level entries of `root`
-    /// that `replacing` names with the staged ones, and makes `layout` again.
-    private func restoreTree(domain: String, root: DirectoryHandle, stagesInTmp: Bool, layout: [String],
-                             progress: ((Int64) -> Void)?,
-                             keep: (String) -> Bool, replacing: (String) -> Bool) throws -> RestoreReport {
+    /// Extracts the rows of `domain` that `layout` restores into a staging
+    /// directory, then replaces the top-level entries of `root` that it
+    /// replaces with the staged ones, and makes its directories again.
+    private func restoreTree(domain: String, root: DirectoryHandle, layout: RestoreLayout,
+                             progress: ((Int64) -> Void)?) throws -> RestoreReport {
+        let keep = layout.restores, replacing = layout.replaces
+        let stagingDirectory = layout.stagingDirectory
         try checkSnapshotFinished()
         guard reader.domains.contains(domain) else {
             throw MobileBackupError(.notFound, domain: domain, "the backup has no domain \(domain)")
@@ -139,14 +121,15 @@ public struct BackupRestorer: Sendable {
             .map { "\(domain)/\($0.relativePath)" }
         let top = root.descriptor
         let stagingName = ".sandbox-restore-\(UUID().uuidString)"
-        let stagingParent = try backupIO(root.path + (stagesInTmp ? "/tmp" : "")) { () throws(FileSystemError) in
-            try stagesInTmp ? top.ensureDirectory("tmp") : root.open("", .readOnly, options: .directory)
+        let stagingParent = try backupIO(root.path + (stagingDirectory.map { "/" + $0 } ?? "")) { () throws(FileSystemError) in
+            if let stagingDirectory { return try top.ensureDirectory(stagingDirectory) }
+            return try root.open("", .readOnly, options: .directory)
         }
         defer {
             _ = try? stagingParent.removeTree(stagingName)
             stagingParent.closeQuietly()
         }
-        let stagingPath = root.path + (stagesInTmp ? "/tmp/" : "/") + stagingName
+        let stagingPath = root.path + (stagingDirectory.map { "/" + $0 + "/" } ?? "/") + stagingName
         let staging = try backupIO(stagingPath) { () throws(FileSystemError) in
             try stagingParent.makeDirectory(stagingName, permissions: 0o700)
             return DirectoryHandle(adopting: try stagingParent.openDirectory(stagingName), path: stagingPath)
@@ -154,7 +137,7 @@ public struct BackupRestorer: Sendable {
         var extracted = BackupVerificationReport(verifiedFiles: 0, verifiedBytes: 0, problems: [], uncheckedDigests: 0)
         if reader.records(inDomain: domain).contains(where: { keep($0.relativePath) }) {
             // The staging directory is new and private: files are created in it, not replaced.
-            extracted = try reader.extract(domain: domain, into: staging, including: keep, layoutPaths: Set(layout), fresh: true,
+            extracted = try reader.extract(domain: domain, into: staging, including: keep, layoutPaths: Set(layout.directories), fresh: true,
                                            progress: progress)
         }
         report.restoredFiles = extracted.verifiedFiles
@@ -164,20 +147,20 @@ public struct BackupRestorer: Sendable {
 
         try backupIO(root.path) { () throws(FileSystemError) in
             for name in try top.sortedEntries() where replacing(name) {
-                if stagesInTmp && name == "tmp" {
-                    // The staging directory lives in tmp; tmp is emptied around it.
+                if name == stagingDirectory {
+                    // The staging directory lives here; it is emptied around it.
                     for inner in try stagingParent.sortedEntries() where inner != stagingName {
                         _ = try stagingParent.removeTree(inner)
                     }
                     continue
                 }
-                if !stagesInTmp && name == stagingName { continue }
+                if stagingDirectory == nil && name == stagingName { continue }
                 _ = try top.removeTree(name)
             }
-            for name in try staging.descriptor.sortedEntries() where replacing(name) && name != "tmp" {
+            for name in try staging.descriptor.sortedEntries() where replacing(name) && name != stagingDirectory {
                 try Self.move(name, from: staging.descriptor, to: top)
             }
-            for path in layout { try Self.makeLayoutDirectory(path, in: top) }
+            for path in layout.directories { try Self.makeLayoutDirectory(path, in: top) }
         }
         return report
     }

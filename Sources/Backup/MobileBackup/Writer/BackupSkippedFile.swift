@@ -14,6 +14,11 @@ public struct BackupSkippedFile: Sendable, Hashable, CustomStringConvertible {
         /// so it and all it holds are left out, by name, not dropped in
         /// silence.
         case nameNotUTF8
+        /// Its do-not-back-up flag could not be read, so whether it belongs
+        /// in the backup is unknown.
+        case flagUnreadable
+        /// Its path is longer than a backup's paths may be.
+        case pathTooLong
     }
 
     /// The item's domain.

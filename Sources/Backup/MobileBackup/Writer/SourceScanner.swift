@@ -106,6 +106,7 @@ enum SourceScanner {
                              skipped: inout [BackupSkippedFile]) throws {
         // What the walk saw of each directory entered, for its children's parentStatus.
         var directoryStatus: [String: FileStatus] = ["": rootStatus]
+        let filter = source.makeFilter()
         do throws(FileSystemError) {
             try root.descriptor.walkTree(repairedNames: .visit) { found, parent throws(FileSystemError) -> TreeWalkDecision in
                 if found.hasRepairedName {
@@ -113,8 +114,15 @@ enum SourceScanner {
                                                      message: "the name is not valid UTF-8 (shown with U+FFFD)"))
                     return .skip
                 }
-                guard let kind = BackupFileKind(mode: found.status.mode),
-                      source.shouldInclude(found.path, kind == .directory) else { return .skip }
+                guard let kind = BackupFileKind(mode: found.status.mode) else { return .skip }
+                switch filter(found, parent) {
+                case .include: break
+                case .exclude: return .skip
+                case .skip(let reason, let message):
+                    skipped.append(BackupSkippedFile(domain: source.domain, relativePath: found.path, reason: reason,
+                                                     message: message))
+                    return .skip
+                }
                 let parentPath = DirectoryHandle.split(found.path).parent
                 var item = entry(source, root, found.path, kind, found.status, parent: directoryStatus[parentPath])
                 switch kind {

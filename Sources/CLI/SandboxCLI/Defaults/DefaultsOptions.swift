@@ -33,7 +33,7 @@ struct DefaultsOptions: ParsableArguments, JSONOrTextOutput {
             throw ValidationError("give --container <dir> or --device <name|path> to name a domain by bundle id")
         }
         return URL(fileURLWithPath: container, isDirectory: true)
-            .appendingPathComponent("Library/Preferences", isDirectory: true)
+            .appendingPathComponent(ContainerDirectory.preferences.relativePath, isDirectory: true)
     }
 
     /// The file of `domain` (or of the global domain with -g).
@@ -50,7 +50,8 @@ struct DefaultsOptions: ParsableArguments, JSONOrTextOutput {
             return url.appendingPathExtension("plist")
         }
         if device != nil {
-            return try installedApp(domain).dataContainerURL.appendingPathComponent("Library/Preferences/\(domain).plist")
+            return try installedApp(domain).dataContainerURL
+                .appendingPathComponent(ContainerDirectory.preferences.relativePath + "/\(domain).plist")
         }
         return try preferencesDirectory().appendingPathComponent(domain + ".plist")
     }

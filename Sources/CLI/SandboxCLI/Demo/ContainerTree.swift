@@ -19,34 +19,37 @@ struct ContainerTree {
 
     private(set) var entries: [Entry] = []
 
-    /// Lists `container` through its confined API (nothing outside the root
-    /// is reachable, and the bundle is shown as one line).
+    /// Lists `container` through its rules-driven walk (nothing outside the
+    /// root is reachable, and the bundle is shown as one line).
     init(_ container: AppContainer) throws {
-        _ = try appendChildren(of: "", depth: 0, in: container)
+        // The entries of the directories the walk is in, innermost last,
+        // so a directory's size is added up as the walk leaves it.
+        var open: [Int] = []
+        var entries: [Entry] = []
+        func close(downTo depth: Int) {
+            while open.count > depth, let index = open.popLast() {
+                if let parent = open.last { entries[parent].size += entries[index].size }
+            }
+        }
+        try container.walk { item, _ in
+            let entry = item.entry
+            close(downTo: entry.depth)
+            if item.isLibraryBookkeeping { return .skip }
+            let isDirectory = entry.status.isDirectory
+            entries.append(Entry(depth: entry.depth, name: entry.name, isDirectory: isDirectory,
+                                 size: isDirectory ? 0 : entry.status.size, skippedByBackup: !item.isBackedUp))
+            if let parent = open.last, !isDirectory { entries[parent].size += entry.status.size }
+            // A bundle is sealed and never backed up; its contents are not the app's data.
+            guard isDirectory, item.directory != .bundle else { return .skip }
+            open.append(entries.count - 1)
+            return .descend
+        }
+        close(downTo: 0)
+        self.entries = entries
     }
 
     /// The total size of the files in the container, bundle excluded.
     var totalSize: UInt64 { entries.filter { $0.depth == 0 }.reduce(0) { $0 + $1.size } }
-
-    private mutating func appendChildren(of path: String, depth: Int, in container: AppContainer) throws -> UInt64 {
-        var total: UInt64 = 0
-        for name in try container.contentsOfDirectory(path) {
-            let child = path.isEmpty ? name : path + "/" + name
-            let info = try container.attributes(child)
-            let index = entries.count
-            entries.append(Entry(depth: depth, name: name, isDirectory: info.isDirectory, size: info.size,
-                                 skippedByBackup: !container.backupIncludes(child, isDirectory: info.isDirectory)))
-            if info.isDirectory {
-                // A bundle is sealed and never backed up; its contents are not the app's data.
-                let size = name.hasSuffix(".app") && depth == 0 ? 0 : try appendChildren(of: child, depth: depth + 1, in: container)
-                entries[index].size = size
-                total += size
-            } else {
-                total += info.size
-            }
-        }
-        return total
-    }
 
     /// The picture as indented lines, e.g. `  Documents/  1.2 KB`.
     func lines(indent: String = "    ") -> [String] {

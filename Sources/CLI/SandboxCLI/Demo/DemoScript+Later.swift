@@ -23,9 +23,9 @@ extension DemoScript {
         let paths = Set(reader.records(inDomain: domain).map(\.relativePath))
         narrator.say("\(domain): \(paths.filter { !$0.isEmpty }.sorted().joined(separator: ", "))")
         try narrator.check(paths.contains(PossessionsApp.archivePath)
-                           && paths.contains("Library/Preferences/\(PossessionsApp.bundleID).plist"),
+                           && paths.contains(PossessionsApp.preferencesPath),
                            "Documents and Library/Preferences are in the backup")
-        try narrator.check(!paths.contains { $0.hasPrefix("Library/Caches/") || $0.hasPrefix("tmp/") || $0.hasSuffix(".app") },
+        try narrator.check(!paths.contains { StorageRules.rules(forRelativePath: $0).backedUp == false },
                            "Caches, tmp and the bundle are not")
         try narrator.check(reader.domains.contains("KeychainDomain"), "the keychain travels in KeychainDomain, encrypted")
         let again = try device.backUp(to: backupsURL, password: backupPassword, keyDerivation: keyDerivation)
@@ -53,7 +53,7 @@ extension DemoScript {
         narrator.say("purge freed \(ByteCountText.format(report.bytes)) in \(report.files) files")
         narrator.show(try ContainerTree(container).lines())
         try narrator.check(!container.fileExists(PossessionsApp.imageDirectory + "/" + app.possessions[0].imageKey + ".png")
-                           && (try container.contentsOfDirectory("tmp")).isEmpty,
+                           && (try container.contentsOfDirectory(ContainerDirectory.tmp.relativePath)).isEmpty,
                            "Library/Caches and tmp of the stopped app were emptied")
         try narrator.check(container.fileExists(PossessionsApp.archivePath), "Documents was not touched")
     }
@@ -108,7 +108,7 @@ extension DemoScript {
                            "and its search still finds possessionName contains[c] \"bear\"")
         narrator.say("try: sandbox store query \(storeFile) Possession --where 'possessionName contains[c] \"mac\"'")
         try narrator.check(try installed.preferences().bool(forKey: PossessionsApp.termsKey), "the terms stay accepted")
-        try narrator.check((try container.contentsOfDirectory("Library/Caches")).isEmpty, "Caches starts empty after a restore")
+        try narrator.check((try container.contentsOfDirectory(ContainerDirectory.caches.relativePath)).isEmpty, "Caches starts empty after a restore")
         let pending = try CacheManifest(container: container).check()
         try narrator.check(pending.problems.count == app.possessions.count,
                            "the cache manifest came back with Application Support: the first launch lists the \(pending.problems.count) pictures to fetch")

@@ -105,7 +105,7 @@ struct DemoScript {
         let container = try installed.dataContainer()
         narrator.show(try ContainerTree(container).lines())
         try narrator.check(try installed.bundle.verifySeal() == .valid, "the installer sealed the bundle (SHA-256 of every file)")
-        let layout = ["Documents", "Library/Preferences", "Library/Caches", "Library/Application Support", "tmp"]
+        let layout = ContainerDirectory.layout(of: .app).map(\.relativePath)
         try narrator.check(layout.allSatisfy(container.fileExists), "the home directory has Documents, Library (Preferences, Caches, Application Support) and tmp")
     }
 
@@ -144,7 +144,7 @@ struct DemoScript {
         narrator.say("search box: possessionName contains[c] \"SPORK\" in \(PossessionsStore.path) -> \(found)")
         try narrator.check(found == ["Rusty Spork"],
                            "the inventory is also in a store in Core Data's layout, searched case-insensitively with an NSPredicate format")
-        let prefsPath = "Library/Preferences/\(PossessionsApp.bundleID).plist"
+        let prefsPath = PossessionsApp.preferencesPath
         let (prefs, format) = try PropertyListValue.decode(container.read(prefsPath))
         try narrator.check(format == .binary && prefs[PossessionsApp.termsKey] == true,
                            "entering the background flushed the preferences to \(prefsPath) (binary plist)")

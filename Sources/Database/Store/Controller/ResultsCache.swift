@@ -18,7 +18,7 @@ public protocol ResultsCacheIdentifier: Hashable, Sendable {
 /// again. A miss is never an error: a cache cannot make results wrong.
 public struct ResultsCache: Sendable {
     /// Where the caches live, relative to the container.
-    public static let directory = "Library/Caches/FetchedResults"
+    public static let directory = ContainerDirectory.caches.relativePath + "/FetchedResults"
 
     public let container: AppContainer
     /// The cache's name (`cacheName`), which names its file.

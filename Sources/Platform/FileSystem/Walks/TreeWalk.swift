@@ -34,6 +34,17 @@ public struct TreeEntry: Sendable, Hashable {
     /// but its own name). Only a walk that asks for them
     /// (``RepairedNames/visit``) meets such entries.
     public var hasRepairedName: Bool = false
+
+    /// An entry as a walk would make it (for a caller that meets items one
+    /// by one, say down a single path, and hands them to the same
+    /// consumer as a walk's).
+    public init(directoryPath: String, name: String, status: FileStatus, depth: Int = 0, hasRepairedName: Bool = false) {
+        self.directoryPath = directoryPath
+        self.name = name
+        self.status = status
+        self.depth = depth
+        self.hasRepairedName = hasRepairedName
+    }
 }
 
 /// What a walk does with a name that is not valid UTF-8 (Linux allows any
@@ -133,6 +144,7 @@ extension FileDescriptor {
         child.closeQuietly()
         try removeIfPresent(name, directory: true)
         tally.directories += 1
+        tally.bytes += info.allocatedBytes
         return tally
     }
 
@@ -171,6 +183,8 @@ extension FileDescriptor {
                     return
                 }
                 tally.directories += 1
+                // A directory's own blocks go with it, as `du` counts them.
+                tally.bytes += step.entry.status.allocatedBytes
                 counted(tally)
             })
             guard let notEmpty else { return }

@@ -35,6 +35,15 @@ public enum ContainerDirectory: String, CaseIterable, Sendable {
         }
     }
 
-    /// The directories created in a new container, parents first.
+    /// The directories created in a new app container, parents first.
     static let layout: [ContainerDirectory] = [.documents, .library, .preferences, .caches, .applicationSupport, .tmp]
+
+    /// The directories a container of `layout` has from its creation,
+    /// parents first, and gets again after a restore.
+    public static func layout(of layout: ContainerLayout) -> [ContainerDirectory] {
+        switch layout {
+        case .app: Self.layout
+        case .group: [.library, .preferences, .caches]
+        }
+    }
 }

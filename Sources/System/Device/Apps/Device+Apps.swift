@@ -40,9 +40,9 @@ extension Device {
         switch kind {
         case .app: return layout.bundleContainer(record.bundleUUID).appendingPathComponent(record.bundleName, isDirectory: true)
         case .data: return data
-        case .documents: return data.appendingPathComponent("Documents", isDirectory: true)
-        case .caches: return data.appendingPathComponent("Library/Caches", isDirectory: true)
-        case .tmp: return data.appendingPathComponent("tmp", isDirectory: true)
+        case .documents: return data.appendingPathComponent(ContainerDirectory.documents.relativePath, isDirectory: true)
+        case .caches: return data.appendingPathComponent(ContainerDirectory.caches.relativePath, isDirectory: true)
+        case .tmp: return data.appendingPathComponent(ContainerDirectory.tmp.relativePath, isDirectory: true)
         case .groups:
             guard let group = record.entitlements.applicationGroups.first, let uuid = registry.groups[group] else {
                 throw DeviceError(.noSuchContainer, bundleID: bundleID, "\(bundleID) has no app group")

@@ -67,8 +67,8 @@ extension Device {
             let uuid = UUID().uuidString
             let url = layout.groupContainer(uuid)
             do {
-                for directory in ["Library/Preferences", "Library/Caches"] {
-                    try FileSystemPaths.makeDirectories(atPath: url.appendingPathComponent(directory).path)
+                for directory in ContainerDirectory.layout(of: .group) {
+                    try FileSystemPaths.makeDirectories(atPath: url.appendingPathComponent(directory.relativePath).path)
                 }
             } catch {
                 throw DeviceError(error, bundleID: record.bundleID, path: url.path, "create the app group container")

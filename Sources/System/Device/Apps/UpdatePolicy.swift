@@ -30,7 +30,9 @@ extension Device {
     func moveData(from old: URL, to new: URL, bundleID: String) throws {
         for name in try names(in: old, bundleID: bundleID) where UpdatePolicy.moves(name) {
             let source = old.appendingPathComponent(name)
-            if name == "Library" && FileSystemPaths.isDirectory(atPath: source.path) {
+            // Library's entries are moved one by one: some of its rows
+            // (Caches) may differ from Library's own.
+            if name == ContainerDirectory.library.relativePath && FileSystemPaths.isDirectory(atPath: source.path) {
                 try makeDirectories(new.appendingPathComponent(name).path, bundleID: bundleID)
                 for entry in try names(in: source, bundleID: bundleID)
                 where UpdatePolicy.moves(name + "/" + entry) {

@@ -17,6 +17,18 @@ extension BackupRestorer {
         } catch {
             throw MobileBackupError(.ioFailed, path: root, "cannot open the container").caused(by: error)
         }
-        return try restoreApp(bundleID: bundleID, into: handle, progress: progress)
+        return try restoreApp(bundleID: bundleID, into: handle, layout: .container(.app), progress: progress)
+    }
+}
+
+extension RestoreLayout {
+    /// What a full restore does with a container of `layout`, from the
+    /// rules table (``StorageRules``): the rows it brings back and the
+    /// entries it replaces, and the directories it makes again.
+    public static func container(_ layout: ContainerLayout) -> RestoreLayout {
+        RestoreLayout(restores: { StorageRules.restoreBringsBack($0, in: layout) },
+                      replaces: { StorageRules.restoreReplaces(topLevel: $0, in: layout) },
+                      directories: ContainerDirectory.layout(of: layout).map(\.relativePath),
+                      stagingDirectory: StorageRules.restoreStagingDirectory(in: layout)?.relativePath)
     }
 }

@@ -64,16 +64,16 @@ extension Device {
         for app in apps {
             let container = try app.dataContainer()
             let root = try Self.heldContainer(app.dataContainerURL, bundleID: app.bundleID)
-            sources.append(BackupDomainSource(domain: BackupRestorer.appDomain(app.bundleID), directory: root) { path, isDirectory in
-                container.backupIncludes(path, isDirectory: isDirectory)
-            })
+            sources.append(BackupDomainSource(domain: BackupRestorer.appDomain(app.bundleID), directory: root, filter: {
+                Self.backupFilter(container.entryClassifier())
+            }))
             for (group, url) in app.groupContainers { groups[group] = url }
         }
         for (group, url) in groups.sorted(by: { $0.key < $1.key }) {
             let root = try Self.heldContainer(url, bundleID: nil)
-            sources.append(BackupDomainSource(domain: BackupRestorer.groupDomain(group), directory: root) { path, _ in
-                Self.groupBackupIncludes(path)
-            })
+            sources.append(BackupDomainSource(domain: BackupRestorer.groupDomain(group), directory: root, filter: {
+                Self.backupFilter(ContainerEntryClassifier.group())
+            }))
         }
         let export: Data
         do { export = try keychain.exportBackup(password: password ?? keychainPassword) } catch {
@@ -151,7 +151,7 @@ extension Device {
                 continue
             }
             let root = try Self.heldContainer(app.dataContainerURL, bundleID: bundleID)
-            report.data.merge(try restorer.restoreApp(bundleID: bundleID, into: root, progress: progress))
+            report.data.merge(try restorer.restoreApp(bundleID: bundleID, into: root, layout: .container(.app), progress: progress))
         }
         var groupContainers: [String: URL] = [:]
         for app in apps.values { groupContainers.merge(app.groupContainers) { first, _ in first } }
@@ -161,6 +161,7 @@ extension Device {
                 continue
             }
             report.data.merge(try restorer.restoreGroup(group, into: try Self.heldContainer(url, bundleID: nil, creating: true),
+                                                        layout: .container(.group),
                                                         progress: progress))
         }
         let sameDevice = restorer.reader.info.device.udid.caseInsensitiveCompare(identity.udid) == .orderedSame
@@ -189,11 +190,19 @@ extension Device {
                          imei: "350000000000000")
     }
 
-    /// What a group container's backup takes: everything but Library/Caches,
-    /// tmp and the container manager's metadata at the top.
-    static func groupBackupIncludes(_ path: String) -> Bool {
-        let excluded = ["Library/Caches", "tmp"]
-        if excluded.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { return false }
-        return !(path.hasPrefix(".com.apple.") && !path.contains("/"))
+    /// The backup's filter for one walk of a container: the container's
+    /// rules decide (``ContainerEntryClassifier``); an item whose flag
+    /// cannot be read, or whose path is too long, is listed as skipped.
+    static func backupFilter(_ classifier: ContainerEntryClassifier) -> BackupEntryFilter {
+        var classifier = classifier
+        return { entry, parent in
+            switch classifier.classify(entry, in: parent).backup {
+            case .included: return .include
+            case .excluded(.pathTooLong):
+                return .skip(.pathTooLong, message: "the path is longer than a container path may be")
+            case .excluded: return .exclude
+            case .unreadable(let error): return .skip(.flagUnreadable, message: error.description)
+            }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Container
 import FileSystem
 import Foundation
 import Launch
@@ -24,7 +25,7 @@ extension Device {
         case .device: limit = launchWatchdogLimit
         case .seconds(let seconds): limit = seconds
         }
-        let marker = app.dataContainerURL.appendingPathComponent("tmp/" + Self.launchFinishedName)
+        let marker = app.dataContainerURL.appendingPathComponent(ContainerDirectory.tmp.relativePath + "/" + Self.launchFinishedName)
         do { try FileSystemPaths.removeFile(atPath: marker.path) } catch {
             if !error.isNotFound { throw DeviceError(error, bundleID: app.bundleID, path: marker.path, "clear the launch marker") }
         }

@@ -14,7 +14,7 @@ import PropertyList
 /// it is backed up and survives updates like the rest of Library.
 public struct StateRestoration: Sendable {
     /// The folder, relative to the container, that holds saved states.
-    public static let directory = "Library/Saved Application State"
+    public static let directory = ContainerDirectory.library.relativePath + "/Saved Application State"
 
     /// The app's container.
     public let container: AppContainer

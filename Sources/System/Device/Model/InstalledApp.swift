@@ -43,7 +43,7 @@ public struct InstalledApp: Sendable {
     /// its container, with the device's global domain
     /// (`System/Library/Preferences/.GlobalPreferences.plist`, read-only to apps).
     public func preferences(configuration: Preferences.Configuration = .init()) throws -> Preferences {
-        let file = dataContainerURL.appendingPathComponent("Library/Preferences/\(bundleID).plist")
+        let file = dataContainerURL.appendingPathComponent(ContainerDirectory.preferences.relativePath + "/\(bundleID).plist")
         let global = systemRoot.appendingPathComponent("Library/Preferences/\(Preferences.globalDomainFileName)")
         do {
             // Through the container's file API: confined, counted in its

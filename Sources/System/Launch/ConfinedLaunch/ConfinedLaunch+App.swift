@@ -1,9 +1,14 @@
+import Container
 import Foundation
 
 extension ConfinedLaunch {
     /// The directories of a data container an app may write: the rest of
     /// the container (its root) is read-only, as on iOS.
-    public static let writableContainerDirectories = ["Documents", "Library", "tmp"]
+    /// (The top-level directories whose row in Container's rules table is
+    /// writable: `Documents`, `Library` and `tmp`.)
+    public static let writableContainerDirectories = ContainerDirectory.layout(of: .app)
+        .filter { !$0.relativePath.contains("/") && StorageRules.rules(for: $0, in: .app).writable }
+        .map(\.relativePath)
 
     /// Describes the launch of an app: `executable` inside `bundle` runs with
     /// ``ContainerEnvironment`` for `container`, starts in the container, and

@@ -1,3 +1,5 @@
+import Container
+
 /// The environment an app's program gets: every conventional location points
 /// into its data container, so plain Foundation and XDG-aware code land in
 /// the right iOS directory without knowing about containers.
@@ -33,16 +35,16 @@ public struct ContainerEnvironment: Sendable, Hashable {
     /// its bundle at `bundle`; `inheriting` is the launcher's environment.
     public init(container: String, bundle: String, inheriting launcher: [String: String]) {
         var variables = launcher.filter { Self.inheritedNames.contains($0.key) || $0.key.hasPrefix("LC_") }
-        let library = container + "/Library"
+        func path(_ directory: ContainerDirectory) -> String { container + "/" + directory.relativePath }
         variables["HOME"] = container
         variables["CFFIXED_USER_HOME"] = container
         variables["PWD"] = container
-        variables["TMPDIR"] = container + "/tmp/"
-        variables["XDG_CONFIG_HOME"] = library + "/Preferences"
-        variables["XDG_CACHE_HOME"] = library + "/Caches"
-        variables["XDG_DATA_HOME"] = library + "/Application Support"
-        variables["XDG_STATE_HOME"] = library + "/Application Support"
-        variables["XDG_RUNTIME_DIR"] = container + "/tmp"
+        variables["TMPDIR"] = path(.tmp) + "/"
+        variables["XDG_CONFIG_HOME"] = path(.preferences)
+        variables["XDG_CACHE_HOME"] = path(.caches)
+        variables["XDG_DATA_HOME"] = path(.applicationSupport)
+        variables["XDG_STATE_HOME"] = path(.applicationSupport)
+        variables["XDG_RUNTIME_DIR"] = path(.tmp)
         variables["SANDBOX_CONTAINER"] = container
         variables["SANDBOX_BUNDLE"] = bundle
         variables["PATH"] = "/usr/local/bin:/usr/bin:/bin"

@@ -15,14 +15,16 @@ import PropertyList
 /// manifest against its Caches to list the pictures a purge took.
 final class PossessionsApp: AppDelegate {
     static let bundleID = "com.example.Possessions"
-    static let archivePath = "Documents/possessions.data"
-    static let imageDirectory = "Library/Caches/Images"
+    static let archivePath = ContainerDirectory.documents.relativePath + "/possessions.data"
+    static let imageDirectory = ContainerDirectory.caches.relativePath + "/Images"
     /// The pictures' names inside Caches (`Images/<key>.png`).
     static func imageName(_ possession: Possession) -> String { "Images/\(possession.imageKey).png" }
-    static let draftPath = "tmp/draft.txt"
+    static let draftPath = ContainerDirectory.tmp.relativePath + "/draft.txt"
     static let termsKey = "TermsAccepted"
+    /// The app's preferences file, as `NSUserDefaults` names it.
+    static let preferencesPath = ContainerDirectory.preferences.relativePath + "/\(bundleID).plist"
     static let keychainService = "com.example.Possessions.sync"
-    static let probeReportPath = "Documents/sandbox-report.txt"
+    static let probeReportPath = ContainerDirectory.documents.relativePath + "/sandbox-report.txt"
 
     /// What the app did in its last callbacks, for the narrator.
     private(set) var events: [String] = []

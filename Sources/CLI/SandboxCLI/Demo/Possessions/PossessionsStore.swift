@@ -7,7 +7,7 @@ import Store
 /// `Documents/Possessions.sqlite`, next to the keyed archive: what the seed
 /// documents advise for a list the user searches.
 enum PossessionsStore {
-    static let path = "Documents/Possessions.sqlite"
+    static let path = ContainerDirectory.documents.relativePath + "/Possessions.sqlite"
     static let entity = "Possession"
 
     /// The app's data model, as its `.xcdatamodel` would define it.

@@ -1,0 +1,60 @@
+import Container
+import Device
+import FileSystem
+import Foundation
+import MobileBackup
+import StorageAudit
+import TestSupport
+import Testing
+
+/// What the audit says a backup takes and a purge frees is what the backup
+/// then takes and the purge then frees, byte for byte, on random
+/// containers: both read the one rules table through the one classifier.
+@Suite struct AuditAgreementTests {
+    /// Folders files go into: every standard directory, one of the app's
+    /// own in Library, and nested folders below them.
+    static let folders = ["Documents", "Documents/a", "Documents/a/b", "Library", "Library/Offline", "Library/Preferences",
+                          "Library/Application Support", "Library/Application Support/db", "Library/Caches",
+                          "Library/Caches/img", "Library/Caches/img/2", "tmp", "tmp/x"]
+
+    /// A random container: files of random sizes in random folders, some
+    /// items flagged do-not-back-up, and a temporary file an interrupted
+    /// write left.
+    static func fill(_ container: AppContainer, seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        for index in 0..<Int.random(in: 20...60, using: &random) {
+            let folder = folders.randomElement(using: &random) ?? "Documents"
+            try container.createDirectory(folder)
+            let path = "\(folder)/f\(index).bin"
+            try container.writeAtomically(Data(repeating: UInt8(index), count: Int.random(in: 0...20_000, using: &random)), to: path,
+                                          durability: .none)
+            if Int.random(in: 0..<8, using: &random) == 0 { try container.setExcludedFromBackup(true, at: path) }
+        }
+        if Bool.random(using: &random) { try container.setExcludedFromBackup(true, at: "Library/Offline") }
+        let leftover = container.root.appendingPathComponent("Documents/.sb-\(seed).tmp")
+        try Data(repeating: 9, count: 777).write(to: leftover)
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func theAuditsBackupAndPurgeFiguresAreWhatBackupAndPurgeDo(seed: UInt64) throws {
+        let home = try AuditCommandTests.Home()
+        let bundleID = "com.example.random\(seed)"
+        try home.install(bundleID, documents: Int(seed) * 1_000)
+        let container = try home.device.app(bundleID).dataContainer()
+        try Self.fill(container, seed: seed)
+
+        var auditor = StorageAuditor()
+        let audit = try #require(try auditor.audit(device: home.device, bundleID: bundleID).apps.first)
+
+        let backups = home.temp.url.appendingPathComponent("backups")
+        let summary = try home.device.backUp(to: backups)
+        #expect(summary.skippedFiles.isEmpty, "\(summary.skippedFiles)")
+        let reader = try BackupReader(directory: backups.appendingPathComponent(home.device.identity.udid))
+        let backedUp = reader.records(inDomain: BackupRestorer.appDomain(bundleID)).filter { $0.kind == .file }
+            .reduce(Int64(0)) { $0 + $1.size }
+        #expect(UInt64(backedUp) == audit.total.backupBytes, "seed \(seed): the backup took \(backedUp) bytes")
+
+        let purged = try home.device.purge().apps.first { $0.bundleID == bundleID }
+        #expect(purged?.bytes == audit.total.purgeableBytes, "seed \(seed): the purge freed \(purged?.bytes ?? 0) bytes")
+    }
+}
