@@ -56,5 +56,27 @@ import Testing
 
         let purged = try home.device.purge().apps.first { $0.bundleID == bundleID }
         #expect(purged?.bytes == audit.total.purgeableBytes, "seed \(seed): the purge freed \(purged?.bytes ?? 0) bytes")
+
+        // An update keeps every file whose row the table keeps (the same
+        // inode, moved, in the new container) and no other.
+        try container.writeAtomically(Data("draft".utf8), to: ContainerDirectory.tmp.relativePath + "/draft.txt")
+        var before: [String: (inode: UInt64, kept: Bool)] = [:]
+        try container.walk { item, _ in
+            if !item.entry.status.isDirectory && !item.isLibraryBookkeeping && item.entry.depth > 0 {
+                before[item.entry.path] = (item.entry.status.inode, item.rules.keptAcrossUpdate)
+            }
+            return .descend
+        }
+        #expect(before.values.contains { $0.kept } && before.values.contains { !$0.kept })
+        try Data("#!/bin/sh\n".utf8).write(to: home.temp.url.appendingPathComponent("\(bundleID)/App.app/App"))
+        let updated = try home.device.update(bundleAt: home.temp.url.appendingPathComponent("\(bundleID)/App.app"))
+        var after: [String: UInt64] = [:]
+        try updated.dataContainer().walk { item, _ in
+            if !item.entry.status.isDirectory { after[item.entry.path] = item.entry.status.inode }
+            return .descend
+        }
+        for (path, old) in before {
+            #expect((after[path] == old.inode) == old.kept, "seed \(seed): \(path) kept: \(old.kept), after the update: \(String(describing: after[path]))")
+        }
     }
 }

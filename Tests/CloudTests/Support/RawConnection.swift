@@ -119,6 +119,34 @@ final class RawConnection: Sendable {
         }
     }
 
+    /// Reads one whole response (its head and a `Content-Length` body),
+    /// leaving the connection open; throws past `limit` seconds or when
+    /// the server closes first.
+    func readResponse(limit: Double) async throws -> [UInt8] {
+        try await offThePool {
+            let start = DispatchTime.now().uptimeNanoseconds
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let separator = Array("\r\n\r\n".utf8)
+            while true {
+                if let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) {
+                    let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+                    let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                        .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                    if bytes.count >= end + separator.count + length { return bytes }
+                }
+                let remaining = limit - Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                guard remaining > 0 else { throw RawCloudFailure("no whole response within \(limit) s") }
+                var entry = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&entry, 1, Int32(min(remaining, 1) * 1000) + 1) > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw RawCloudFailure("the server closed the connection before its answer was whole") }
+                bytes += buffer[0..<count]
+            }
+        }
+    }
+
     /// Closes the socket (once).
     func close() {
         let first = closed.withLock { closed in

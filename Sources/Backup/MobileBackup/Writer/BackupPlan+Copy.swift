@@ -35,7 +35,7 @@ extension BackupPlan {
     /// (see ``PayloadCopier``), or its in-memory bytes.
     func copyPayload(_ entry: ScannedEntry, with copier: PayloadCopier,
                      into destination: PayloadDestination) throws -> PayloadCopyResult {
-        var input: FileDescriptor?
+        var input: (descriptor: FileDescriptor, status: FileStatus)?
         if entry.contents == nil {
             do { input = try copier.openSource(entry) } catch {
                 // Gone, swapped (ESTALE), a link now (ELOOP), a directory
@@ -48,7 +48,7 @@ extension BackupPlan {
                                                   reason: .changedSinceScan, message: error.description))
             }
         }
-        defer { input?.closeQuietly() }
+        defer { input?.descriptor.closeQuietly() }
         let path = destination.path(entry.fileID)
         let output = try backupIO(path) { () throws(FileSystemError) in try destination.create(entry.fileID) }
         defer { output.closeQuietly() }

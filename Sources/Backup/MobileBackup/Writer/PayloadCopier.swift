@@ -57,7 +57,7 @@ final class PayloadCopier {
 
     /// Opens the file `entry` names for reading, only if it is still the one
     /// the walk saw; `ESTALE` (``FileSystemError/isChangedSinceScan``) when not.
-    func openSource(_ entry: ScannedEntry) throws(FileSystemError) -> FileDescriptor {
+    func openSource(_ entry: ScannedEntry) throws(FileSystemError) -> (descriptor: FileDescriptor, status: FileStatus) {
         guard let root = entry.root, let status = entry.status else {
             throw FileSystemError(.invalidArgument, "open", path: entry.relativePath)
         }
@@ -79,18 +79,19 @@ final class PayloadCopier {
             }
             cachedParent = (ObjectIdentifier(root), parentPath, parent)
         }
-        return try parent.openSeen(entry.name, as: status)
+        return try parent.openSeenWithStatus(entry.name, as: status)
     }
 
     /// Copies `input` (or `contents`) into `output`, a new empty file.
     ///
-    /// A plain payload keeps the source's holes (see ``copySparse(from:to:)``);
+    /// A plain payload keeps the source's holes (see ``copySparse(from:status:to:)``);
     /// an encrypted one cannot (ciphertext of zeros is not zeros), so its
     /// holes are read as zeros and encrypted like any other bytes; the
     /// writer checked beforehand that the file system holds them.
-    func copy(from input: FileDescriptor?, contents: Data?, to output: FileDescriptor, encryption: BackupEncryption?,
-              protectionClass: BackupProtectionClass) throws -> CopiedPayload {
-        if encryption == nil, contents == nil, let input { return try copySparse(from: input, to: output) }
+    func copy(from source: (descriptor: FileDescriptor, status: FileStatus)?, contents: Data?, to output: FileDescriptor,
+              encryption: BackupEncryption?, protectionClass: BackupProtectionClass) throws -> CopiedPayload {
+        let input = source?.descriptor
+        if encryption == nil, contents == nil, let source { return try copySparse(from: source.descriptor, status: source.status, to: output) }
         var hasher = Insecure.SHA1()
         var cipher: CBCStream?
         var encryptionKey: Data?
@@ -154,10 +155,9 @@ final class PayloadCopier {
     /// ``BackupSparseFiles/hashedHoleLimit``; past that the payload gets no
     /// digest, as a hashing of a terabyte of zeros would take longer than
     /// the rest of the backup (readers check a payload without one by size).
-    func copySparse(from input: FileDescriptor, to output: FileDescriptor) throws -> CopiedPayload {
+    func copySparse(from input: FileDescriptor, status: FileStatus, to output: FileDescriptor) throws -> CopiedPayload {
         var hasher = Insecure.SHA1()
         var holes = BackupSparseFiles.HoleHasher()
-        let status = try input.status()
         let size = status.size
         // As many bytes allocated as the size: no holes to look for.
         let seeksHoles = status.allocatedBytes < size

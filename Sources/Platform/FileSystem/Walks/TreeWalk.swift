@@ -107,13 +107,21 @@ extension FileDescriptor {
     /// meanwhile (for a link, a hard link to something else, a directory) is
     /// `ESTALE`, so its content is never read in place of the one scanned.
     public func openSeen(_ name: String, as seen: FileStatus) throws(FileSystemError) -> FileDescriptor {
+        try openSeenWithStatus(name, as: seen).descriptor
+    }
+
+    /// ``openSeen(_:as:)``, with the status of the opened file (its size
+    /// now, which may differ from the walk's): a caller that needs it makes
+    /// no second `fstat`.
+    public func openSeenWithStatus(_ name: String, as seen: FileStatus) throws(FileSystemError)
+        -> (descriptor: FileDescriptor, status: FileStatus) {
         let fd = try open(name, .readOnly, options: [.noFollow, .nonBlocking])
         do throws(FileSystemError) {
             let opened = try fd.status()
             guard opened.isSameFile(as: seen), opened.isRegularFile, seen.isRegularFile else {
                 throw FileSystemError(.staleNFSFileHandle, "read (it changed since it was scanned)", path: name)
             }
-            return fd
+            return (fd, opened)
         } catch {
             fd.closeQuietly()
             throw error
