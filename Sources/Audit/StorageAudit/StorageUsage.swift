@@ -13,7 +13,8 @@ public struct StorageUsage: Sendable, Hashable, Codable {
     /// Directories.
     public var directories: Int = 0
     /// Apparent bytes of the files and links a backup takes
-    /// (`AppContainer.backupIncludes`): what a backup stores and uploads.
+    /// (`ContainerEntryClassifier`, as the backup decides): what a backup
+    /// stores and uploads.
     public var backupBytes: UInt64 = 0
     /// Allocated bytes a purge would free: what lies below `Library/Caches`
     /// and `tmp` (the directories themselves stay).

@@ -17,8 +17,10 @@ import SystemPackage
 ///
 /// ```swift
 /// let restorer = BackupRestorer(try BackupReader(directory: backupURL, password: "secret"))
+/// // `layout` says what comes back; Device's `RestoreLayout.container(.app)`
+/// // derives it from the container's rules table.
 /// let report = try restorer.restoreApp(bundleID: "com.example.notes", into: try DirectoryHandle(openingAt: containerPath),
-///                                      layout: appLayout)
+///                                      layout: layout)
 /// ```
 public struct BackupRestorer: Sendable {
     /// The backup read from.

@@ -16,9 +16,12 @@ extension Device {
     /// the previous backup there:
     /// - `AppDomain-<bundle id>` per installed app: Documents and Library,
     ///   without Library/Caches, tmp, the bundle, the container's metadata and
-    ///   any item carrying the do-not-back-up flag (`AppContainer.backupIncludes`);
-    /// - `AppDomainGroup-<group id>` per app-group container, without its
-    ///   Library/Caches and tmp;
+    ///   any item carrying the do-not-back-up flag, as the container's
+    ///   `ContainerEntryClassifier` decides (an item whose flag cannot be
+    ///   read is listed in ``BackupSummary/skippedFiles``);
+    /// - `AppDomainGroup-<group id>` per app-group container, by the group
+    ///   rows of the same table: without its Library/Caches, tmp and
+    ///   flagged items;
     /// - `KeychainDomain/keychain-backup.plist`: the keychain export (never
     ///   `ThisDeviceOnly` items), sealed with `password` or, without one, to
     ///   this device, so it comes back only here.
