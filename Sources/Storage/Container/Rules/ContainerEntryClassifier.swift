@@ -114,9 +114,6 @@ public struct ContainerEntryClassifier {
         ContainerEntryClassifier(layout: .group, exclusionStorage: .automatic, loadRecord: nil)
     }
 
-    /// The root's own verdict: a backup takes the root of either layout.
-    public var rootRules: DirectoryRules { StorageRules.rules(for: .home, in: layout) }
-
     /// Classifies `entry`, which the walk met in `parent`. Call it for every
     /// entry of the walk, in order, whether or not the caller descends.
     public mutating func classify(_ entry: TreeEntry, in parent: FileDescriptor) -> ContainerEntry {

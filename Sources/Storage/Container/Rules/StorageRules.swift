@@ -44,6 +44,8 @@ public enum StorageRules {
 
     /// The rules of one directory of `layout`.
     public static func rules(for directory: ContainerDirectory, in layout: ContainerLayout) -> DirectoryRules {
+        // A directory without a row (a group has no bundle) gets the most
+        // restrictive rules.
         table(of: layout)[directory] ?? rules(false, false, false, false, false, false)
     }
 
@@ -109,13 +111,12 @@ public enum StorageRules {
     /// boot those ``DirectoryRules/emptiedAtBoot`` names: the table, not
     /// the caller, says which they are.
     public static func directories(where rule: KeyPath<DirectoryRules, Bool>) -> [ContainerDirectory] {
-        ContainerDirectory.allCases.filter { rules(for: $0)[keyPath: rule] }
+        directories(where: rule, in: .app)
     }
 
     /// The rules of one directory.
     public static func rules(for directory: ContainerDirectory) -> DirectoryRules {
-        // Every case has a row; the fallback is the most restrictive one.
-        table[directory] ?? rules(false, false, false, false, false, false)
+        rules(for: directory, in: .app)
     }
 
     /// The directory whose rules govern a container-relative path: the
