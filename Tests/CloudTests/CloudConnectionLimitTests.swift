@@ -24,7 +24,7 @@ import TestSupport
 
         init(_ label: String, maximumConnections: Int = 512, idleTimeout: Int = 30) throws {
             directory = try TemporaryDirectory(label)
-            process = try ServiceProcess(directory: directory.path("service"),
+            process = try ServiceProcess(directory: directory.path("service"), logPath: directory.path("server.log"),
                                          extra: ["--max-connections", "\(maximumConnections)", "--idle-timeout", "\(idleTimeout)"])
         }
 
@@ -86,7 +86,7 @@ import TestSupport
             // that the stuck one is never served.
             let state = (try? String(contentsOfFile: "/proc/\(cloud.process.pid)/status", encoding: .utf8))?
                 .split(separator: "\n").first { $0.hasPrefix("State:") } ?? "gone"
-            print("connection cap: the ninth connection stayed open 20 s; server pid \(cloud.process.pid) \(state)")
+            print("connection cap: the ninth connection stayed open 20 s; server pid \(cloud.process.pid) \(state); its log:\n\(cloud.process.log())")
             let second = try await RawConnection.open(port: port)
             let refused = try await second.readUntilClosed(limit: 30)
             #expect(refused.bytes.isEmpty)
@@ -141,7 +141,12 @@ import TestSupport
             do { try await connection.send(piece) } catch { break }
             sent += 0x10000
         }
-        let answer = try await reader.value
+        let answer: (bytes: [UInt8], seconds: Double)
+        do { answer = try await reader.value } catch {
+            // Seen once, in CI only: say what the server did.
+            print("chunked 413: \(error) after \(sent) bytes sent; server pid \(cloud.process.pid), its log:\n\(cloud.process.log())")
+            throw error
+        }
         #expect(RawConnection.status(answer.bytes) == 413)
         // The limit (4 MiB) plus what the two sockets' buffers hold.
         #expect(sent < 32 << 20, "sent \(sent) bytes before the server stopped reading")

@@ -23,11 +23,12 @@ public enum ChildProcess {
     /// Starts `executable` with `arguments` and returns at once; its
     /// standard output goes to `output` (discarded when nil), its standard
     /// error is the test's.
-    public static func start(_ executable: URL, _ arguments: [String], output: Pipe? = nil) throws -> Process {
+    public static func start(_ executable: URL, _ arguments: [String], output: Pipe? = nil, errorOutput: FileHandle? = nil) throws -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output ?? FileHandle.nullDevice
+        if let errorOutput { process.standardError = errorOutput }
         try process.run()
         return process
     }

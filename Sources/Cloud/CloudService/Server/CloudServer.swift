@@ -46,7 +46,7 @@ public final class CloudServer: Sendable {
         let server: ListeningServer
         do throws(ListeningServerError) {
             let connections = ConnectionCount(maximum: limits.maximumConnections)
-            let http = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(connections)],
+            let http = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(connections, logger: service.logger)],
                                                                     idleTimeout: limits.idleTimeout))
             server = try await ListeningServer.start(router, host: host, port: port, serverName: "sandbox-cloud", server: http,
                                                      logger: service.logger)

@@ -2,6 +2,7 @@ import CloudProtocol
 import FileSystem
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import NIOHTTPTypes
 
@@ -37,7 +38,9 @@ final class ConnectionCount: Sendable {
         }
     }
 
-    func leave() { count.withLock { $0 -= 1 } }
+    /// Gives a place back; returns how many are held after.
+    @discardableResult
+    func leave() -> Int { count.withLock { $0 -= 1; return $0 } }
 
     var current: Int { count.withLock { $0 } }
 }
@@ -91,13 +94,19 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let connections: ConnectionCount
+    /// Debug lines for each place taken, refused and given back, and each
+    /// early answer: what a test prints when a connection outlives the cap.
+    private let logger: Logger
     private var counted = false
     private var state = State.passing(limit: 0, received: 0)
     /// True once the current request's answer began, and once it was written whole.
     private var answered = false
     private var answerEnded = false
 
-    init(_ connections: ConnectionCount) { self.connections = connections }
+    init(_ connections: ConnectionCount, logger: Logger) {
+        self.connections = connections
+        self.logger = logger
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
@@ -112,7 +121,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         if counted {
             counted = false
-            connections.leave()
+            let held = connections.leave()
+            logger.debug("connection left", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")", "held": "\(held)"])
         }
     }
 
@@ -123,10 +133,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func take(_ context: ChannelHandlerContext) {
         guard !counted else { return }
+        let peer = context.channel.remoteAddress.map { "\($0)" } ?? "?"
         if connections.enter() {
             counted = true
+            logger.debug("connection counted", metadata: ["peer": "\(peer)", "held": "\(connections.current)"])
         } else {
             state = .refused(dropped: 0)
+            logger.debug("connection over the cap closed", metadata: ["peer": "\(peer)", "held": "\(connections.current)"])
             context.close(promise: nil)
         }
     }
@@ -195,6 +208,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Answers 413 in the API's error shape, then lingers and closes.
     private func refuse(_ context: ChannelHandlerContext, _ message: String) {
         state = .refused(dropped: 0)
+        logger.debug("413 before the body was read", metadata: ["reason": "\(message)"])
         let body = (try? JSONEncoder().encode(CloudServiceError(.tooLarge, message).body)) ?? Data()
         let head = HTTPResponse(status: .contentTooLarge, headerFields: [
             .contentType: "application/json", .contentLength: "\(body.count)", .connection: "close",
@@ -208,7 +222,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// when the refused body ends or passes ``lingeringBytes``).
     private func linger(_ context: ChannelHandlerContext) {
         context.flush()
-        context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingeringTime) { context.close(promise: nil) }
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingeringTime) {
+            self.logger.debug("lingering connection closed", metadata: ["active": "\(context.channel.isActive)"])
+            context.close(promise: nil)
+        }
     }
 
     /// The largest body `head`'s route takes: a chunk for a chunk upload,
