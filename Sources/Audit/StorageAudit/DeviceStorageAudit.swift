@@ -6,13 +6,17 @@ public struct DeviceStorageAudit: Sendable, Hashable, Codable {
     public var device: String
     /// The apps, by allocated bytes, largest first (then by bundle id).
     public var apps: [AppStorageAudit]
+    /// The shared containers of their app groups, by identifier.
+    public var groups: [GroupStorageAudit]
     /// The iCloud backup: each app's footprint against the quota.
     public var iCloud: ICloudCost
 
     /// Builds the audit, sorting `apps` and pricing their backups against
     /// `quotaBytes` (iCloud's free 5 GB unless told otherwise).
-    public init(device: String, apps: [AppStorageAudit], quotaBytes: UInt64 = UInt64(CloudLimits.defaultQuotaBytes)) {
+    public init(device: String, apps: [AppStorageAudit], groups: [GroupStorageAudit] = [],
+                quotaBytes: UInt64 = UInt64(CloudLimits.defaultQuotaBytes)) {
         self.device = device
+        self.groups = groups
         self.apps = apps.sorted {
             ($0.total.allocatedBytes, $1.bundleID) > ($1.total.allocatedBytes, $0.bundleID)
         }

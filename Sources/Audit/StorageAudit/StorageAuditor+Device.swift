@@ -23,7 +23,8 @@ extension StorageAuditor {
     ///   be walked (the first such app in order).
     public mutating func audit(device: Device, bundleID: String? = nil,
                                progress: ((AuditProgress) -> Void)? = nil) throws -> DeviceStorageAudit {
-        var apps = try device.installedApps()
+        let installed = try device.installedApps()
+        var apps = installed
         if let bundleID {
             apps = apps.filter { $0.bundleID == bundleID }
             guard !apps.isEmpty else {
@@ -58,12 +59,20 @@ extension StorageAuditor {
             countLinksOnce(&scanned)
             var appAudit = scanned.audit
             if app.keychainItems == nil { appAudit.notes.append("The keychain could not be read: its items were not counted.") }
-            if !app.groups.isEmpty {
-                appAudit.notes.append("App-group containers (\(app.groups.joined(separator: ", "))) are not audited yet.")
-            }
             audits.append(appAudit)
         }
-        return DeviceStorageAudit(device: device.identity.name, apps: audits)
+        // The groups of the audited apps, each once, with every installed
+        // app entitled to it.
+        var groups: [String: (container: URL, apps: [String])] = [:]
+        for app in installed {
+            for (group, container) in app.groupContainers { groups[group, default: (container, [])].apps.append(app.bundleID) }
+        }
+        let audited = Set(apps.flatMap(\.groupContainers.keys))
+        let groupAudits = try groups.keys.sorted().filter(audited.contains).compactMap { group -> GroupStorageAudit? in
+            guard let found = groups[group] else { return nil }
+            return try Self.scanGroup(group, at: found.container, apps: found.apps.sorted())
+        }
+        return DeviceStorageAudit(device: device.identity.name, apps: audits, groups: groupAudits)
     }
 }
 

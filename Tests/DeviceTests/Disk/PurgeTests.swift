@@ -1,5 +1,6 @@
 @testable import Device
 import Foundation
+import PropertyList
 import Testing
 
 @Suite struct PurgeTests {
@@ -45,6 +46,45 @@ import Testing
         #expect(second.apps.map(\.bundleID) == ["com.example.busy", "com.example.idle"])
         #expect(second.files == 21)
         #expect(try busyContainer.contentsOfDirectory("Library/Caches").isEmpty)
+    }
+
+    /// The group's rules table marks its Library/Caches and tmp purgeable:
+    /// the cleaner empties them once no app of the group runs, and keeps
+    /// what the apps share elsewhere (Library/Preferences, their own files).
+    @Test func aGroupsCachesArePurgedOnceNoneOfItsAppsRuns() throws {
+        let fixture = try DeviceFixture()
+        let groups: PropertyListValue = ["com.apple.security.application-groups": ["group.com.example.shared"]]
+        _ = try fixture.device.install(bundleAt: try fixture.bundle(identifier: "com.example.one", entitlements: groups))
+        let two = try fixture.device.install(bundleAt: try fixture.bundle(identifier: "com.example.two", entitlements: groups))
+        _ = try fixture.install(identifier: "com.example.alone")
+        let shared = try #require(two.groupContainers["group.com.example.shared"])
+        let files = FileManager.default
+        try files.createDirectory(at: shared.appendingPathComponent("Library/Caches/thumbs"), withIntermediateDirectories: true)
+        try files.createDirectory(at: shared.appendingPathComponent("Library/Preferences"), withIntermediateDirectories: true)
+        for index in 0..<5 {
+            try Data(repeating: 7, count: 6000).write(to: shared.appendingPathComponent("Library/Caches/thumbs/\(index).jpg"))
+        }
+        try Data("shared".utf8).write(to: shared.appendingPathComponent("Library/Preferences/group.com.example.shared.plist"))
+        try Data("db".utf8).write(to: shared.appendingPathComponent("shared.sqlite"))
+
+        let run = try fixture.device.run(two.bundleID, delegate: EmptyDelegate())
+        try run.launch()
+        let spared = try fixture.device.purge()
+        #expect(spared.skippedRunningGroups == ["group.com.example.shared"])
+        #expect(spared.groups.isEmpty)
+        #expect(try files.contentsOfDirectory(atPath: shared.appendingPathComponent("Library/Caches/thumbs").path).count == 5)
+
+        try run.terminate()
+        let report = try fixture.device.purge()
+        #expect(report.skippedRunningGroups.isEmpty)
+        #expect(report.groups.map(\.bundleID) == ["group.com.example.shared"])
+        #expect(report.groups.first?.files == 5)
+        #expect(report.groups.first?.directories == 1)
+        #expect((report.groups.first?.bytes ?? 0) >= 5 * 6000)
+        #expect(try files.contentsOfDirectory(atPath: shared.appendingPathComponent("Library/Caches").path).isEmpty)
+        #expect(files.fileExists(atPath: shared.appendingPathComponent("Library/Preferences/group.com.example.shared.plist").path))
+        #expect(files.fileExists(atPath: shared.appendingPathComponent("shared.sqlite").path))
+        #expect(report.files == 5)
     }
 
     @Test func bootCleansTmpOfAppsThatAreNotRunningButKeepsCaches() throws {

@@ -112,7 +112,7 @@ enum ManifestDatabase {
         } catch let error as MobileBackupError {
             throw error
         } catch {
-            throw MobileBackupError(.malformedManifest, path: displayPath, "cannot read Manifest.db: \(error)")
+            throw MobileBackupError(.malformedManifest, path: displayPath, "cannot read Manifest.db").caused(by: error)
         }
     }
 

@@ -22,6 +22,10 @@ struct AuditText {
             lines.append("")
             lines += render(app, largest: largest)
         }
+        for group in audit.groups {
+            lines.append("")
+            lines += render(group)
+        }
         lines.append("")
         lines += render(audit.iCloud)
         return lines.joined(separator: "\n")
@@ -49,6 +53,14 @@ struct AuditText {
         }
         for note in app.notes { lines.append("  note: \(TerminalText.escape(note))") }
         return lines
+    }
+
+    private func render(_ group: GroupStorageAudit) -> [String] {
+        let usage = group.usage
+        return ["group \(TerminalText.escape(group.identifier))  \(ByteText.format(usage.allocatedBytes))  (shared by "
+                    + group.apps.map(TerminalText.escape).joined(separator: ", ") + ")",
+                "  backup \(ByteText.format(usage.backupBytes)) · purge frees \(ByteText.format(usage.purgeableBytes)) · "
+                    + "update keeps \(ByteText.format(usage.keptByUpdateBytes)) · \(usage.files) files"]
     }
 
     private func render(_ cost: ICloudCost) -> [String] {

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Device
 import Foundation
+import TerminalText
 
 /// `sandbox purge`: iOS 5's low-space cleaner, on demand.
 struct PurgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
-        abstract: "Empty Library/Caches and tmp of every app that is not running, and report what was freed.",
-        discussion: "Running apps (with a live run record) are skipped. On a terminal a progress bar is drawn on "
+        abstract: "Empty Library/Caches and tmp of the apps that are not running and of their groups, and report what was freed.",
+        discussion: "Running apps (with a live run record) are skipped, and so is an app group's shared container while any of its apps runs. On a terminal a progress bar is drawn on "
             + "standard error when there are many files.")
 
     @OptionGroup var options: DeviceOptions
@@ -18,11 +19,13 @@ struct PurgeCommand: ParsableCommand {
             let bar = ProgressBar.forStandardError(minimumTotal: 2000)
             let report = try device.purge(progress: bar.map { bar in { bar.update($0) } })
             bar?.finish()
-            var lines = ["Freed \(ByteText.format(report.bytes)) in \(report.files) files from \(report.apps.count) apps."]
-            for app in report.apps where app.files + app.directories > 0 {
-                lines.append("  \(app.bundleID): \(app.files) files, \(ByteText.format(app.bytes))")
+            let groups = report.groups.isEmpty ? "" : " and \(report.groups.count) app groups"
+            var lines = ["Freed \(ByteText.format(report.bytes)) in \(report.files) files from \(report.apps.count) apps\(groups)."]
+            for app in report.apps + report.groups where app.files + app.directories > 0 {
+                lines.append("  \(TerminalText.escape(app.bundleID)): \(app.files) files, \(ByteText.format(app.bytes))")
             }
-            for id in report.skippedRunning { lines.append("  \(id): running, skipped") }
+            for id in report.skippedRunning { lines.append("  \(TerminalText.escape(id)): running, skipped") }
+            for id in report.skippedRunningGroups { lines.append("  \(TerminalText.escape(id)): an app of the group is running, skipped") }
             try options.output(json: report, text: lines.joined(separator: "\n"))
         }
     }

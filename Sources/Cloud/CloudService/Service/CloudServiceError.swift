@@ -58,9 +58,11 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
     /// full disk (`isDiskFull`) from an engine that is down.
     public init(_ error: CloudStorageError) {
         switch error.code {
-        case .unavailable, .full: self.init(.unavailable, "storage is unavailable: \(error.description)")
-        case .notFound: self.init(.notFound, error.description)
-        default: self.init(.internal, "storage failed: \(error.description)")
+        // The message goes to the client: it says what failed, never the
+        // engine's words, paths or keys (those stay in the cause, for the log).
+        case .unavailable, .full: self.init(.unavailable, "storage is unavailable; try again later")
+        case .notFound: self.init(.notFound, "not found in storage")
+        default: self.init(.internal, "storage failed")
         }
         underlying = error
     }
@@ -71,7 +73,9 @@ public struct CloudServiceError: Error, Sendable, Hashable, CustomStringConverti
                          neededBytes: neededBytes, missing: missing)
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    /// The code and message, then the storage failure behind them (for
+    /// the server's log; a client gets ``body``).
+    public var description: String { "\(code.rawValue): \(message)" + (underlying.map { " (\($0))" } ?? "") }
 
     /// ``Code/quotaExceeded`` is an exhausted quota.
     public var failureKind: FailureKind? { code == .quotaExceeded ? .overQuota : nil }

@@ -27,9 +27,9 @@ extension ObjectContext {
         } catch let error as StoreError {
             throw error.at(path: store.path)
         } catch let error as DatabaseError {
-            throw StoreError(.io, error.message ?? "\(error)", path: store.path, sql: error.sql)
+            throw StoreError(.io, error.message ?? "the database failed", path: store.path, sql: error.sql).caused(by: error)
         } catch {
-            throw StoreError(.io, "\(error)", path: store.path)
+            throw StoreError(.io, "the save failed", path: store.path).caused(by: error)
         }
         self.pending = PendingChanges()
         for id in outcome.changeSet.deleted { self.versions[id] = nil }

@@ -140,9 +140,9 @@ public final class PersistentStore: Sendable {
         } catch let error as StoreError {
             throw error.at(path: path)
         } catch let error as DatabaseError {
-            throw StoreError(.io, error.message ?? "\(error)", path: path, sql: error.sql)
+            throw StoreError(.io, error.message ?? "the database failed", path: path, sql: error.sql).caused(by: error)
         } catch {
-            throw StoreError(.io, "\(error)", path: path)
+            throw StoreError(.io, "the store cannot be read", path: path).caused(by: error)
         }
     }
 }

@@ -65,9 +65,9 @@ public enum StoreMigrator {
         } catch let error as StoreMigrationError {
             throw error.at(path: path)
         } catch let error as DatabaseError {
-            throw StoreMigrationError(.io, error.message ?? "\(error)", path: path, sql: error.sql)
+            throw StoreMigrationError(.io, error.message ?? "the database failed", path: path, sql: error.sql).caused(by: error)
         } catch {
-            throw StoreMigrationError(.io, "\(error)", path: path)
+            throw StoreMigrationError(.io, "the migration failed", path: path).caused(by: error)
         }
     }
 
@@ -132,8 +132,8 @@ public enum StoreMigrator {
             do {
                 plan = try MigrationPlan(from: models[index], to: models[index + 1])
             } catch {
-                throw StoreMigrationError(.notLightweight, "version \(index) to \(index + 1): \(error)", entity: error.entity,
-                                          property: error.property, planError: error)
+                throw StoreMigrationError(.notLightweight, "version \(index) to \(index + 1) is not a lightweight migration", entity: error.entity,
+                                          property: error.property, planError: error).caused(by: error)
             }
             let primaryKeys = try PrimaryKeyRow.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY")
             let executor = try MigrationStepExecutor(plan: plan, source: models[index], destination: models[index + 1],

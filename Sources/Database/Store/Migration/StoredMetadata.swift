@@ -21,8 +21,9 @@ struct StoredMetadata {
         do {
             return StoredMetadata(version: row[0] ?? 1, metadata: try StoreMetadata(propertyList: plist))
         } catch {
-            throw StoreMigrationError(.notAStore, "the metadata cannot be read: \(error)", sql: sql,
-                                      storeError: StoreError(.notACoreDataStore, "the metadata cannot be read: \(error)"))
+            throw StoreMigrationError(.notAStore, "the metadata cannot be read", sql: sql,
+                                      storeError: StoreError(.notACoreDataStore, "the metadata cannot be read").caused(by: error))
+                .caused(by: error)
         }
     }
 

@@ -3,14 +3,17 @@ import FileSystem
 import Foundation
 
 /// iOS 5's cleaner. When space is low the system empties `Library/Caches`
-/// and `tmp` of apps that are not running, never of a running one.
+/// and `tmp` of apps that are not running, never of a running one; and the
+/// same folders of an app group's shared container when none of the
+/// group's apps is running (the group's rules table says which).
 ///
 /// The walk is descriptor-based (`openat`, `readdir`, `fstatat`,
 /// `unlinkat`; see FileSystem's `removeContents`): one `fstatat` and one
 /// `unlinkat` per file, no path strings, so it runs close to `rm -rf`.
 extension Device {
-    /// Empties Caches and tmp of every installed app that is not running
-    /// (the folders themselves stay) and reports what went. `progress` is
+    /// Empties Caches and tmp of every installed app that is not running,
+    /// and of every app group none of whose apps is running (the folders
+    /// themselves stay), and reports what went. `progress` is
     /// called every few thousand entries; when given, the entries are
     /// counted first so it can report a total.
     @discardableResult
@@ -24,17 +27,38 @@ extension Device {
     func clean(caches: Bool, progress: ((PurgeProgress) -> Void)?) throws -> PurgeReport {
         let registry = try readRegistry()
         var report = PurgeReport(apps: [], skippedRunning: [])
-        var targets: [(bundleID: String, directories: [URL])] = []
+        let column: KeyPath<DirectoryRules, Bool> = caches ? \.purgeableWhenDiskLow : \.emptiedAtBoot
+        var targets: [(bundleID: String, directories: [URL], isGroup: Bool)] = []
+        var running: Set<String> = []
         for id in registry.apps.keys.sorted() {
             guard let record = registry.apps[id] else { continue }
             if try isRunning(id) {
                 report.skippedRunning.append(id)
+                running.insert(id)
                 continue
             }
             let data = layout.dataContainer(record.dataUUID)
-            let directories = StorageRules.directories(where: caches ? \.purgeableWhenDiskLow : \.emptiedAtBoot)
+            let directories = StorageRules.directories(where: column, in: .app)
                 .map { data.appendingPathComponent($0.relativePath, isDirectory: true) }
-            targets.append((id, directories))
+            targets.append((id, directories, false))
+        }
+        for group in registry.groups.keys.sorted() {
+            guard let uuid = registry.groups[group] else { continue }
+            let members = registry.apps.filter { $0.value.entitlements.applicationGroups.contains(group) }.keys
+            if members.contains(where: running.contains) {
+                report.skippedRunningGroups.append(group)
+                continue
+            }
+            let shared = layout.groupContainer(uuid)
+            // A group's tmp exists only when its apps made one.
+            let directories = try StorageRules.directories(where: column, in: .group)
+                .map { shared.appendingPathComponent($0.relativePath, isDirectory: true) }
+                .filter { directory in
+                    do throws(FileSystemError) { return try FileSystemPaths.status(atPath: directory.path) != nil } catch {
+                        throw DeviceError(error, path: directory.path, "look at the group's \(directory.lastPathComponent)")
+                    }
+                }
+            targets.append((group, directories, true))
         }
         var total: Int?
         if progress != nil {
@@ -73,7 +97,7 @@ extension Device {
                 done += tally.files + tally.directories
                 bytesDone += tally.bytes
             }
-            report.apps.append(app)
+            if target.isGroup { report.groups.append(app) } else { report.apps.append(app) }
         }
         progress?(PurgeProgress(removed: done, total: total, bytes: bytesDone, bundleID: targets.last?.bundleID ?? ""))
         return report

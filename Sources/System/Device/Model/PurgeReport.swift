@@ -16,13 +16,25 @@ public struct PurgeReport: Sendable, Hashable, Codable {
     public var apps: [AppPurge]
     /// Apps left alone because they were running.
     public var skippedRunning: [String]
+    /// The app groups whose shared containers were purged, in identifier
+    /// order (`bundleID` holds the group's identifier).
+    public var groups: [AppPurge] = []
+    /// Groups left alone because one of their apps was running.
+    public var skippedRunningGroups: [String] = []
 
-    /// Files removed in all apps.
-    public var files: Int { apps.reduce(0) { $0 + $1.files } }
-    /// Directories removed in all apps.
-    public var directories: Int { apps.reduce(0) { $0 + $1.directories } }
-    /// Bytes released in all apps.
-    public var bytes: UInt64 { apps.reduce(0) { $0 + $1.bytes } }
+    public init(apps: [AppPurge], skippedRunning: [String], groups: [AppPurge] = [], skippedRunningGroups: [String] = []) {
+        self.apps = apps
+        self.skippedRunning = skippedRunning
+        self.groups = groups
+        self.skippedRunningGroups = skippedRunningGroups
+    }
+
+    /// Files removed in all apps and groups.
+    public var files: Int { (apps + groups).reduce(0) { $0 + $1.files } }
+    /// Directories removed in all apps and groups.
+    public var directories: Int { (apps + groups).reduce(0) { $0 + $1.directories } }
+    /// Bytes released in all apps and groups.
+    public var bytes: UInt64 { (apps + groups).reduce(0) { $0 + $1.bytes } }
 }
 
 /// How far a purge has got, for a progress bar.
