@@ -1,7 +1,8 @@
 // backup-benchmark: our MobileBackup writer and reader next to restic and borg
 // on one generated app tree (10,000 files, ≈ 1 GB of random bytes).
 // Usage: backup-benchmark [--files N] [--work DIR] [--keep] [--ours-only] [--ours-first] [--concurrency N]
-//        backup-benchmark --manifest-rows N [--work DIR] [--keep]   (open, extract, restore of an N-row manifest)
+//        backup-benchmark --manifest-rows N [--work DIR] [--keep] [--anchor-first]
+//            (open, extract, restore of an N-row manifest, and tar -x of the same tree)
 // Not run in CI. Results go in docs/PERFORMANCE.md ("Backup").
 import Container
 import Device
@@ -18,7 +19,9 @@ let fileCount = Int(option("--files") ?? "") ?? 10_000
 let work = URL(fileURLWithPath: option("--work") ?? FileManager.default.temporaryDirectory.appendingPathComponent("backup-benchmark").path)
 let keep = arguments.contains("--keep")
 if let rows = option("--manifest-rows").flatMap({ Int($0) }) {
-    try ManifestScaleBenchmark(rows: rows, work: work, keep: keep).run()
+    var benchmark = ManifestScaleBenchmark(rows: rows, work: work, keep: keep)
+    benchmark.anchorFirst = arguments.contains("--anchor-first")
+    try benchmark.run()
     exit(0)
 }
 let onlyOurs = arguments.contains("--ours-only")
