@@ -70,6 +70,23 @@ import Testing
         }
     }
 
+    /// A backup takes a group's shared container whichever app's toggle is
+    /// on: the groups get a row of their own, with no toggle, and the total
+    /// counts them.
+    @Test func theICloudTableCountsTheGroupsInARowOfTheirOwn() throws {
+        var usage = StorageUsage()
+        usage.backupBytes = 250_000_000
+        let base = ReportFixture.ordinary
+        let audit = DeviceStorageAudit(device: base.device, apps: base.apps,
+                                       groups: [GroupStorageAudit(identifier: "group.com.example.shared", apps: ["com.example.one"], usage: usage)])
+        #expect(audit.iCloud.groupBackupBytes == 250_000_000)
+        #expect(audit.iCloud.backupBytes == base.iCloud.backupBytes + 250_000_000)
+        let page = StorageReportPage(audit: audit).render()
+        #expect(page.contains("App groups&#39; shared containers") || page.contains("App groups' shared containers"))
+        #expect(page.contains("All apps and groups"))
+        #expect(!StorageReportPage(audit: base).render().contains("shared containers"))
+    }
+
     @Test(.enabled(if: SystemTool.shouldRun(needing: "xmllint"), "xmllint is not installed (Debian: libxml2-utils); CI is unset"),
           arguments: ["ordinary", "hostile", "empty"])
     func xmllintAcceptsThePage(_ name: String) throws {

@@ -110,6 +110,7 @@ import Testing
         let figures = try #require(audit.groups.first { $0.identifier == group })
         #expect(figures.apps == ["com.example.one\(seed)", "com.example.two\(seed)"])
         #expect(figures.usage.purgeableBytes > 0 && figures.usage.backupBytes > 0)
+        #expect(audit.iCloud.groupBackupBytes == figures.usage.backupBytes)
 
         let backedUp = try Self.backUp(home, domain: BackupRestorer.groupDomain(group))
         #expect(backedUp == figures.usage.backupBytes, "seed \(seed): the backup took \(backedUp) bytes")

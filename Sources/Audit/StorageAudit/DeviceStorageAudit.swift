@@ -20,7 +20,7 @@ public struct DeviceStorageAudit: Sendable, Hashable, Codable {
         self.apps = apps.sorted {
             ($0.total.allocatedBytes, $1.bundleID) > ($1.total.allocatedBytes, $0.bundleID)
         }
-        iCloud = ICloudCost(apps: self.apps, quotaBytes: quotaBytes)
+        iCloud = ICloudCost(apps: self.apps, groups: groups, quotaBytes: quotaBytes)
     }
 }
 
@@ -39,21 +39,25 @@ public struct ICloudCost: Sendable, Hashable, Codable {
 
     /// The quota the footprints are measured against.
     public var quotaBytes: UInt64
-    /// All apps' backups together.
+    /// All apps' backups together, their groups' shared containers included.
     public var backupBytes: UInt64
+    /// The part of ``backupBytes`` that is the groups' shared containers:
+    /// a backup takes them whichever app's toggle is on.
+    public var groupBackupBytes: UInt64
     /// Whether they fit in the quota.
     public var fitsInQuota: Bool
     /// Per app, largest backup first.
     public var apps: [AppCost]
 
-    init(apps: [AppStorageAudit], quotaBytes: UInt64) {
+    init(apps: [AppStorageAudit], groups: [GroupStorageAudit], quotaBytes: UInt64) {
         self.quotaBytes = quotaBytes
         let costs = apps.map { app in
             AppCost(bundleID: app.bundleID, backupBytes: app.total.backupBytes,
                     quotaPermille: quotaBytes == 0 ? 0 : app.total.backupBytes * 1000 / quotaBytes)
         }
         self.apps = costs.sorted { ($0.backupBytes, $1.bundleID) > ($1.backupBytes, $0.bundleID) }
-        backupBytes = costs.reduce(0) { $0 + $1.backupBytes }
+        groupBackupBytes = groups.reduce(0) { $0 + $1.usage.backupBytes }
+        backupBytes = costs.reduce(0) { $0 + $1.backupBytes } + groupBackupBytes
         fitsInQuota = backupBytes <= quotaBytes
     }
 }

@@ -98,7 +98,7 @@ import Testing
         #expect(report["apps"]?[0]?["bundleID"]?.stringValue == "com.example.notes")
         #expect(try FileManager.default.contentsOfDirectory(atPath: caches).isEmpty)
         let text = try home.run(["purge", "--device", device])
-        #expect(text.output.hasPrefix("Freed 0 B in 0 files from 1 apps."))
+        #expect(text.output.hasPrefix("Freed 0 B in 0 files from 1 app."))
     }
 
     @Test func migrateMovesDocumentsAndReportsIt() throws {

@@ -18,9 +18,13 @@ struct ICloudSection {
                 .tbody(.group(cost.apps.map { app in
                     .tr(.td(.safeText(app.bundleID)), Self.bytesCell(app.backupBytes), Self.shareCell(permille: app.quotaPermille),
                         Self.bytesCell(app.backupBytes))
-                })),
+                }), .if(cost.groupBackupBytes > 0, .tr(
+                    // No toggle turns a group off: a backup takes it for any of its apps.
+                    .td(.safeText("App groups' shared containers")), Self.bytesCell(cost.groupBackupBytes),
+                    Self.shareCell(permille: ReportNumbers.permille(cost.groupBackupBytes, of: cost.quotaBytes)),
+                    .td(.class("num"), .safeText("no toggle"))))),
                 .tfoot(.tr(
-                    .td(.safeText("All apps")), Self.bytesCell(cost.backupBytes), Self.shareCell(permille: totalPermille),
+                    .td(.safeText(cost.groupBackupBytes > 0 ? "All apps and groups" : "All apps")), Self.bytesCell(cost.backupBytes), Self.shareCell(permille: totalPermille),
                     .td(.class(cost.fitsInQuota ? "num" : "num over"),
                         .safeText(cost.fitsInQuota ? "fits in the quota"
                                   : "over the quota by \(ReportNumbers.bytes(cost.backupBytes - cost.quotaBytes))"))

@@ -66,6 +66,7 @@ struct AuditText {
     private func render(_ cost: ICloudCost) -> [String] {
         var lines = ["iCloud backup: \(ByteText.format(cost.backupBytes)) of the \(ReportNumbers.quota(cost.quotaBytes)) quota"
                         + (cost.fitsInQuota ? "" : " (over the quota)")]
+        if cost.groupBackupBytes > 0 { lines.append("  app groups' shared containers: \(ByteText.format(cost.groupBackupBytes))") }
         for app in cost.apps {
             lines.append("  \(TerminalText.escape(app.bundleID)): \(ByteText.format(app.backupBytes)) (\(ReportNumbers.percent(permille: app.quotaPermille)) of the quota); "
                          + "turning its iCloud Backup off saves \(ByteText.format(app.backupBytes))")

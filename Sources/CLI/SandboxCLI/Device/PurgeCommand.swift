@@ -19,10 +19,11 @@ struct PurgeCommand: ParsableCommand {
             let bar = ProgressBar.forStandardError(minimumTotal: 2000)
             let report = try device.purge(progress: bar.map { bar in { bar.update($0) } })
             bar?.finish()
-            let groups = report.groups.isEmpty ? "" : " and \(report.groups.count) app groups"
-            var lines = ["Freed \(ByteText.format(report.bytes)) in \(report.files) files from \(report.apps.count) apps\(groups)."]
+            func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+            let groups = report.groups.isEmpty ? "" : " and " + count(report.groups.count, "app group")
+            var lines = ["Freed \(ByteText.format(report.bytes)) in \(count(report.files, "file")) from \(count(report.apps.count, "app"))\(groups)."]
             for app in report.apps + report.groups where app.files + app.directories > 0 {
-                lines.append("  \(TerminalText.escape(app.bundleID)): \(app.files) files, \(ByteText.format(app.bytes))")
+                lines.append("  \(TerminalText.escape(app.bundleID)): \(count(app.files, "file")), \(ByteText.format(app.bytes))")
             }
             for id in report.skippedRunning { lines.append("  \(TerminalText.escape(id)): running, skipped") }
             for id in report.skippedRunningGroups { lines.append("  \(TerminalText.escape(id)): an app of the group is running, skipped") }
