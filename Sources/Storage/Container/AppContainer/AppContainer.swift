@@ -57,7 +57,12 @@ public struct AppContainer: Sendable {
         let directory = try ConfinedDirectory(openingAt: root, resolver: options.resolution, caseCheck: options.caseCheck)
         var bundle = bundleURL
         if bundle == nil {
-            let names = (try? directory.root.descriptor.entries()) ?? []
+            // A root that cannot be listed is an error, not a container
+            // without a bundle.
+            let names: [String]
+            do throws(FileSystemError) { names = try directory.root.descriptor.entries() } catch {
+                throw ContainerError(error, path: root.path, "list the container to find its bundle")
+            }
             if let name = names.filter({ $0.hasSuffix(".app") }).sorted().first {
                 bundle = root.appendingPathComponent(name, isDirectory: true)
             }
