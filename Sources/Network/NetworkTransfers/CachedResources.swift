@@ -132,3 +132,151 @@ public actor CachedResources {
         }
     }
 }
+
+/// The launch check and the background re-fetch.
+extension CachedResources {
+    /// The manifest against the disk, in one pass (``CacheManifest/check()``).
+    public func launchCheck() throws(CacheManifestError) -> CacheCheckReport {
+        try manifest.check()
+    }
+
+    /// Fetches again the files of `problems`, `concurrency` at a time. A
+    /// changed file is hashed first and kept if its content still matches.
+    /// Without a network nothing is attempted: the report says why, and
+    /// every file stays listed as missing.
+    ///
+    /// The URLs come from the manifest, which the app can write, so each
+    /// download goes through `hostPolicy`: when it lists no origins, the
+    /// manifest's own hosts at this moment are the allowed ones (a redirect
+    /// elsewhere is refused), and private or link-local addresses are
+    /// refused unless the policy allows them. A row that cannot be fetched
+    /// (damaged, a path the manifest may not own, an URL that does not
+    /// parse) is a failure of its own; the others are fetched.
+    public func refetch(_ problems: [CacheProblem], concurrency: Int = 8, hostPolicy: HostPolicy = HostPolicy(),
+                        progress: (@Sendable (RefetchProgress) -> Void)? = nil) async -> RefetchReport {
+        var report = RefetchReport()
+        var toFetch: [CacheProblem] = []
+        // The recorded entries, read once for the batch rather than once a file.
+        let wanted = Set(problems.map(\.path))
+        let readable: [CachedResource]
+        do { readable = try manifest.readableEntries().entries } catch {
+            report.failures = problems.map {
+                .init(path: $0.path, url: $0.url, error: NetworkError(.file, url: $0.url, attempts: 0, "cannot read the manifest", underlying: error))
+            }
+            return report
+        }
+        var manifestPolicy = hostPolicy
+        if manifestPolicy.allowedOrigins == nil { manifestPolicy.allowedOrigins = HostPolicy.origins(of: readable.map(\.url)) }
+        let policy = manifestPolicy
+        let recorded = Dictionary(readable.filter { wanted.contains($0.path) }.map { ($0.path, $0) },
+                                  uniquingKeysWith: { first, _ in first })
+        for problem in problems {
+            if let refusal = Self.unfetchable(problem, recorded: recorded[problem.path]) {
+                report.failures.append(.init(path: problem.path, url: problem.url, error: refusal))
+            } else if problem.reason == .changed, let entry = recorded[problem.path], isUnchanged(entry) {
+                report.confirmed.append(problem.path)
+            } else {
+                toFetch.append(problem)
+            }
+        }
+        if toFetch.isEmpty { return report }
+        if case .failure(let unavailable) = downloader.conditions() {
+            report.unavailable = unavailable.reason
+            report.failures = toFetch.map {
+                .init(path: $0.path, url: $0.url, error: NetworkError(.unavailable(unavailable.reason), url: $0.url, attempts: 0, unavailable.message))
+            }
+            return report
+        }
+        let total = problems.count
+        var done = report.confirmed.count
+        var fetched: [CachedResource] = []
+        await withTaskGroup(of: (CacheProblem, Result<CachedResource, NetworkError>).self) { group in
+            var pending = toFetch[...]
+            func startNext() {
+                guard let problem = pending.popFirst() else { return }
+                group.addTask {
+                    let entry = recorded[problem.path]
+                    // No flush per file: one flush of the file system after
+                    // the batch, before the manifest records it.
+                    // The URL parsed in `unfetchable`.
+                    let url = URL(string: problem.url) ?? URL(fileURLWithPath: "/")
+                    let request = DownloadRequest(url: url, destination: problem.path, expectedSHA256: entry?.sha256,
+                                                  expectedSize: entry?.size, durability: .none, hostPolicy: policy)
+                    do throws(NetworkError) {
+                        return (problem, .success(try await self.fetch(request, recording: false, progress: nil)))
+                    } catch {
+                        return (problem, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<max(1, concurrency) { startNext() }
+            for await (problem, outcome) in group {
+                switch outcome {
+                case .success(let resource):
+                    fetched.append(resource)
+                    report.bytes += resource.size
+                case .failure(let error):
+                    report.failures.append(.init(path: problem.path, url: problem.url, error: error))
+                }
+                done += 1
+                progress?(RefetchProgress(done: done, total: total, bytes: report.bytes))
+                startNext()
+            }
+        }
+        // The files are in place; flush them all at once, then record them.
+        // A crash before the record leaves the old entries, which the next
+        // check finds changed and hashes: nothing is trusted unflushed.
+        do {
+            if !fetched.isEmpty { try container.synchronizeFileSystem() }
+            try manifest.record(fetched)
+            report.fetched = fetched.map(\.path).sorted()
+        } catch {
+            for resource in fetched {
+                report.failures.append(.init(path: resource.path, url: resource.url,
+                                             error: NetworkError(.file, url: resource.url, "cannot record the file", underlying: error)))
+            }
+        }
+        report.failures.sort { $0.path < $1.path }
+        return report
+    }
+
+    /// The launch check, then the re-fetch of whatever it found.
+    public func restoreMissing(concurrency: Int = 8, hostPolicy: HostPolicy = HostPolicy(),
+                               progress: (@Sendable (RefetchProgress) -> Void)? = nil) async throws(CacheManifestError) -> RefetchReport {
+        let check = try launchCheck()
+        return await refetch(check.problems, concurrency: concurrency, hostPolicy: hostPolicy, progress: progress)
+    }
+
+    /// Why a problem's file cannot be fetched at all, or nil: its row is
+    /// damaged or names a path the manifest may not own, or its URL is not
+    /// an http(s) URL with a host.
+    private static func unfetchable(_ problem: CacheProblem, recorded: CachedResource?) -> NetworkError? {
+        switch problem.reason {
+        case .malformedRow, .invalidPath:
+            return NetworkError(.invalidRequest, url: problem.url, attempts: 0,
+                                "the manifest's row is not fetched: \(problem.detail ?? problem.reason.rawValue)")
+        case .missing, .truncated, .changed, .corrupt, .notAFile, .unreadable:
+            guard recorded != nil else {
+                return NetworkError(.invalidRequest, url: problem.url, attempts: 0, "\(problem.path) has no readable entry")
+            }
+            guard let url = URL(string: problem.url), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                  HostPolicy.origin(of: url) != nil else {
+                return NetworkError(.invalidRequest, url: problem.url, attempts: 0, "\(problem.path): the recorded URL is not an http(s) URL")
+            }
+            return nil
+        }
+    }
+
+    /// Whether a changed file's content still matches its entry (then its
+    /// new identity is recorded). A file that cannot be read, or whose
+    /// identity cannot be recorded, is fetched again.
+    private func isUnchanged(_ entry: CachedResource) -> Bool {
+        do {
+            guard try ContentDigest.sha256(ofRegularFileAt: entry.path, in: container) == entry.sha256 else { return false }
+            try manifest.refreshIdentity(of: entry)
+            return true
+        } catch {
+            return false
+        }
+    }
+}

@@ -1,5 +1,7 @@
+import Container
 import FileSystem
 import Foundation
+import KeyedArchive
 import OrderedCollections
 import PropertyList
 
@@ -184,4 +186,307 @@ public final class Preferences: Sendable {
 
     /// Whether changes made here are still waiting to be written.
     public var hasUnflushedChanges: Bool { primary.hasUnflushedChanges }
+}
+
+extension Preferences {
+    /// The value for `key` as a Boolean, converted as Foundation converts
+    /// (`1`, `2.5`, `"YES"`, `"true"` are `true`); `false` when missing or
+    /// not convertible.
+    public func bool(forKey key: String) -> Bool {
+        object(forKey: key).flatMap(ValueCoercion.bool) ?? false
+    }
+
+    /// The value for `key` as an integer (reals truncated, Booleans 0 or 1,
+    /// strings read as `NSString.integerValue`); 0 when missing.
+    public func integer(forKey key: String) -> Int {
+        object(forKey: key).flatMap(ValueCoercion.integer) ?? 0
+    }
+
+    /// The value for `key` as a double (integers and Booleans widened,
+    /// strings read as `NSString.doubleValue`); 0 when missing.
+    public func double(forKey key: String) -> Double {
+        object(forKey: key).flatMap(ValueCoercion.double) ?? 0
+    }
+
+    /// The value for `key` as a float; 0 when missing.
+    public func float(forKey key: String) -> Float {
+        Float(double(forKey: key))
+    }
+
+    /// The string for `key`, or a number's text (`NSNumber.stringValue`);
+    /// `nil` for other types.
+    public func string(forKey key: String) -> String? {
+        object(forKey: key).flatMap(ValueCoercion.string)
+    }
+
+    /// The data for `key`, if it is data.
+    public func data(forKey key: String) -> Data? {
+        object(forKey: key)?.dataValue
+    }
+
+    /// The date for `key`, if it is a date.
+    public func date(forKey key: String) -> Date? {
+        object(forKey: key)?.dateValue
+    }
+
+    /// The array for `key`, if it is an array.
+    public func array(forKey key: String) -> [PropertyListValue]? {
+        object(forKey: key)?.arrayValue
+    }
+
+    /// The array for `key`, if it is an array of strings only.
+    public func stringArray(forKey key: String) -> [String]? {
+        guard let elements = array(forKey: key) else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for element in elements {
+            guard let text = element.stringValue else { return nil }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    /// The dictionary for `key`, if it is a dictionary.
+    public func dictionary(forKey key: String) -> [String: PropertyListValue]? {
+        guard let entries = object(forKey: key)?.dictionaryValue else { return nil }
+        return Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
+    }
+
+    /// The URL for `key`, read as Foundation's `url(forKey:)` reads it: a
+    /// string is a file path (`~` is the home directory), data is an
+    /// archived `NSURL` as ``set(_:forKey:)-(URL,_)`` stores a non-file URL.
+    public func url(forKey key: String) -> URL? {
+        switch object(forKey: key) {
+        case .string(let path):
+            return URL(fileURLWithPath: URLValue.expandingTilde(path, home: homeDirectory))
+        case .data(let archive):
+            return try? KeyedUnarchiver.unarchive(URL.self, from: archive)
+        default:
+            return nil
+        }
+    }
+}
+
+extension Preferences {
+    /// An app's preferences in its container, the normal way to open them:
+    /// the domain `Library/Preferences/<bundle id>.plist`, read and replaced
+    /// atomically through the container's confined file API (so its writes
+    /// count in ``AppContainer/bytesWritten``), locked with the container's
+    /// lock file. `~` in stored file URLs stands for the container root.
+    ///
+    /// - Parameters:
+    ///   - container: The app's data container.
+    ///   - bundleIdentifier: The domain name; by default the
+    ///     `CFBundleIdentifier` of the container's app bundle.
+    ///   - globalDomainFile: The device's global domain
+    ///     (`.GlobalPreferences.plist`), read-only for the app, if any.
+    /// - Throws: ``PreferencesError`` `.invalidDomainName` when no bundle
+    ///   identifier is given and the bundle has none to read.
+    public convenience init(container: AppContainer, bundleIdentifier: String? = nil, globalDomainFile: URL? = nil,
+                            configuration: Configuration = .init()) throws {
+        let domain = try bundleIdentifier ?? Self.bundleIdentifier(of: container)
+        try Self.checkDomainName(domain)
+        self.init(primary: ContainerDomainStorage(container: container, relativePath: Self.domainPath(domain)),
+                  global: globalDomainFile.map { FileDomainStorage(path: $0.standardizedFileURL.path) },
+                  homeDirectory: container.root.standardizedFileURL.path, configuration: configuration)
+    }
+
+    /// The preferences of an app group (`UserDefaults(suiteName:)`) in its
+    /// shared group container: `Library/Preferences/<suiteName>.plist`,
+    /// written through the container's file API. Names are checked as by
+    /// ``init(suiteName:groupContainer:applicationIdentifier:globalDomainFile:configuration:)``.
+    public convenience init(suiteName: String, groupContainer: AppContainer, applicationIdentifier: String? = nil,
+                            globalDomainFile: URL? = nil, configuration: Configuration = .init()) throws {
+        try Self.checkSuiteName(suiteName, applicationIdentifier: applicationIdentifier)
+        self.init(primary: ContainerDomainStorage(container: groupContainer, relativePath: Self.domainPath(suiteName)),
+                  global: globalDomainFile.map { FileDomainStorage(path: $0.standardizedFileURL.path) },
+                  homeDirectory: groupContainer.root.standardizedFileURL.path, configuration: configuration)
+    }
+
+    /// `Library/Preferences/<domain>.plist`.
+    static func domainPath(_ domain: String) -> String {
+        ContainerDirectory.preferences.relativePath + "/" + domain + ".plist"
+    }
+
+    private static func bundleIdentifier(of container: AppContainer) throws -> String {
+        guard let bundleURL = container.bundleURL else {
+            throw PreferencesError(.invalidDomainName, path: container.root.path,
+                                   "the container has no app bundle to take the bundle identifier from; pass one")
+        }
+        do {
+            return try AppBundle(at: bundleURL).info.identifier
+        } catch {
+            throw PreferencesError(.invalidDomainName, path: bundleURL.path, "cannot read the bundle identifier").caused(by: error)
+        }
+    }
+
+    /// A domain name must be one file name in `Library/Preferences`.
+    static func checkDomainName(_ domain: String) throws {
+        guard !domain.isEmpty, !domain.contains("/"), !domain.hasPrefix("."), !domain.contains("\0") else {
+            throw PreferencesError(.invalidDomainName, path: domain, "'\(domain)' cannot name a preferences domain")
+        }
+    }
+}
+
+extension Preferences {
+    /// Changes to the values this store reads, as they happen: sets and
+    /// removals in this process, registrations, and writes by other
+    /// processes (noticed by re-reading the file every
+    /// ``Configuration/observationInterval`` while someone is observing,
+    /// and on ``synchronize()``).
+    ///
+    /// With `keys`, only changes touching those keys are reported, trimmed
+    /// to them. The sequence ends when the consuming task is cancelled.
+    ///
+    /// ```swift
+    /// for await change in prefs.changes(forKeys: ["Theme"]) { apply(prefs.string(forKey: "Theme")) }
+    /// ```
+    public func changes(forKeys keys: Set<String>? = nil) -> AsyncStream<PreferencesChange> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1024)) { continuation in
+            let forward: @Sendable (PreferencesChange) -> Void = { change in
+                guard let keys else { continuation.yield(change); return }
+                let touched = change.keys.intersection(keys)
+                if !touched.isEmpty { continuation.yield(PreferencesChange(keys: touched, origin: change.origin)) }
+            }
+            let lists = [primary.observers, registrationObservers] + (global.map { [$0.observers] } ?? [])
+            let tokens = lists.map { $0.add(forward) }
+            continuation.onTermination = { _ in
+                for (list, token) in zip(lists, tokens) { list.remove(token) }
+            }
+        }
+    }
+}
+
+extension Preferences {
+    /// Sets a Boolean.
+    public func set(_ value: Bool, forKey key: String) { set(.bool(value), forKey: key) }
+
+    /// Sets an integer.
+    public func set(_ value: Int, forKey key: String) { set(.integer(PropertyListInteger(Int64(value))), forKey: key) }
+
+    /// Sets a double.
+    public func set(_ value: Double, forKey key: String) { set(.real(value), forKey: key) }
+
+    /// Sets a float (stored as a real, as `NSNumber` stores it).
+    public func set(_ value: Float, forKey key: String) { set(.real(Double(value)), forKey: key) }
+
+    /// Sets a string.
+    public func set(_ value: String, forKey key: String) { set(.string(value), forKey: key) }
+
+    /// Sets data.
+    public func set(_ value: Data, forKey key: String) { set(.data(value), forKey: key) }
+
+    /// Sets a date.
+    public func set(_ value: Date, forKey key: String) { set(.date(value), forKey: key) }
+
+    /// Sets an array.
+    public func set(_ value: [PropertyListValue], forKey key: String) { set(.array(value), forKey: key) }
+
+    /// Sets an array of strings.
+    public func set(_ value: [String], forKey key: String) { set(.array(value.map(PropertyListValue.string)), forKey: key) }
+
+    /// Sets a dictionary.
+    public func set(_ value: [String: PropertyListValue], forKey key: String) {
+        set(.dictionary(.init(uniqueKeysWithValues: value.sorted { $0.key < $1.key })), forKey: key)
+    }
+
+    /// Sets a URL as Foundation's `set(_:forKey:)` does: a file URL as its
+    /// path, abbreviated with `~` inside the home directory; any other URL
+    /// as an archived `NSURL`.
+    public func set(_ value: URL, forKey key: String) {
+        if value.isFileURL {
+            set(.string(URLValue.abbreviatingHome(value.standardizedFileURL.path, home: homeDirectory)), forKey: key)
+        } else if let archive = try? KeyedArchiver.archivedData(withRootObject: value) {
+            set(.data(archive), forKey: key)
+        } else {
+            set(.string(value.absoluteString), forKey: key)
+        }
+    }
+
+    /// Stores any `Encodable` value as the property list it encodes to.
+    ///
+    /// - Throws: ``PreferencesError`` `.invalidValue` when it does not encode.
+    public func set<Value: Encodable>(encoding value: Value, forKey key: String) throws {
+        do {
+            set(try PropertyListValueEncoder().encode(value), forKey: key)
+        } catch {
+            throw PreferencesError(.invalidValue, path: key, "cannot encode \(Value.self)").caused(by: error)
+        }
+    }
+
+    /// Decodes the value for `key` as `type`; `nil` when the key is missing.
+    ///
+    /// - Throws: ``PreferencesError`` `.invalidValue` when the stored value
+    ///   does not decode as `type` (for example after a schema change).
+    public func decode<Value: Decodable>(_ type: Value.Type, forKey key: String) throws -> Value? {
+        guard let stored = object(forKey: key) else { return nil }
+        do {
+            return try PropertyListValueDecoder().decode(type, from: stored)
+        } catch {
+            throw PreferencesError(.invalidValue, path: key, "cannot decode \(Value.self)").caused(by: error)
+        }
+    }
+}
+
+extension Preferences {
+    /// The preferences of an app group (`UserDefaults(suiteName:)`): the
+    /// domain `suiteName` in the shared group container at `groupContainer`,
+    /// stored at `Library/Preferences/<suiteName>.plist` there, so the app
+    /// and its extensions read and write one domain.
+    ///
+    /// The search list is the argument domain, the suite, the global domain
+    /// (from `globalDomainFile`, if given), then the registration domain.
+    ///
+    /// - Throws: ``PreferencesError`` `.invalidDomainName` for an empty name,
+    ///   one with `/`, `NSGlobalDomain`, or `applicationIdentifier` (the
+    ///   app's own domain, which Foundation also refuses as a suite).
+    public convenience init(suiteName: String, groupContainer: URL, applicationIdentifier: String? = nil,
+                            globalDomainFile: URL? = nil, configuration: Configuration = .init()) throws {
+        try Self.checkSuiteName(suiteName, applicationIdentifier: applicationIdentifier)
+        let file = groupContainer.appendingPathComponent(ContainerDirectory.preferences.relativePath, isDirectory: true)
+            .appendingPathComponent(suiteName + ".plist")
+        try self.init(domainFile: file, globalDomainFile: globalDomainFile, homeDirectory: groupContainer,
+                      configuration: configuration)
+    }
+
+    /// Refuses names that cannot be a suite: empty, a path, the global
+    /// domain, or the app's own domain (Foundation refuses that one too).
+    static func checkSuiteName(_ suiteName: String, applicationIdentifier: String?) throws {
+        guard !suiteName.isEmpty, !suiteName.contains("/"), !suiteName.hasPrefix("."),
+              suiteName != globalDomainName, suiteName != applicationIdentifier else {
+            throw PreferencesError(.invalidDomainName, path: suiteName,
+                                   "'\(suiteName)' cannot name a suite (empty, a path, the global domain or the app's own domain)")
+        }
+    }
+}
+
+extension Preferences {
+    /// Writes this process's pending changes now and re-reads the domains
+    /// if another process changed them, as `UserDefaults.synchronize()`.
+    ///
+    /// The write is ``PreferencesDurability/atomic``: visible to other
+    /// processes and safe from a crash of this one when the call returns.
+    public func synchronize() throws {
+        // A flush re-reads the file under the lock, so it has already
+        // picked up other processes' changes.
+        if try !primary.flush(durability: .atomic) { try primary.reloadIfChanged() }
+        try global?.reloadIfChanged()
+    }
+
+    /// Writes this process's pending changes now, if there are any.
+    public func flush(durability: PreferencesDurability = .atomic) throws {
+        try primary.flush(durability: durability)
+    }
+
+    /// The app moved to the background: pending changes are written and
+    /// forced to disk, since a suspended app may be killed without notice.
+    public func applicationDidEnterBackground() throws {
+        try primary.flush(durability: configuration.lifecycleDurability)
+    }
+
+    /// The app is about to terminate: pending changes are written and
+    /// forced to disk.
+    public func applicationWillTerminate() throws {
+        try primary.flush(durability: configuration.lifecycleDurability)
+    }
 }

@@ -274,3 +274,104 @@ private final class CopyState: Sendable {
         state.withLock { if $0.error == nil { $0.error = failure } }
     }
 }
+
+/// Where a run's new payloads go: flat in the incoming directory of an
+/// in-place run, else at `xx/<fileID>` in the staging tree.
+struct PayloadDestination: Sendable {
+    /// The incoming directory (in place), or nil for the staging tree's buckets.
+    var flat: DirectoryHandle?
+    /// The staging tree's buckets (also where unchanged payloads are linked).
+    var buckets: PayloadBuckets
+
+    /// Creates the new payload file for `fileID` (it must not exist).
+    func create(_ fileID: String) throws(FileSystemError) -> FileDescriptor {
+        let directory: FileDescriptor
+        if let flat { directory = flat.descriptor } else { directory = try buckets.bucket(for: fileID) }
+        return try directory.open(fileID, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: 0o644)
+    }
+
+    /// The payload's path, for messages.
+    func path(_ fileID: String) -> String {
+        flat.map { $0.path + "/" + fileID } ?? buckets.directory.path + "/" + BackupFileID.payloadPath(fileID)
+    }
+}
+
+/// What copying one entry came to.
+enum PayloadCopyResult {
+    case copied(CopiedPayload)
+    /// The file changed between the walk and the read; nothing was written.
+    case skipped(BackupSkippedFile)
+}
+
+extension BackupPlan {
+    /// Copies one entry's payload: its source opened as the walk saw it
+    /// (see ``PayloadCopier``), or its in-memory bytes.
+    func copyPayload(_ entry: ScannedEntry, with copier: PayloadCopier,
+                     into destination: PayloadDestination) throws -> PayloadCopyResult {
+        var input: (descriptor: FileDescriptor, status: FileStatus)?
+        if entry.contents == nil {
+            do { input = try copier.openSource(entry) } catch {
+                // Gone, swapped (ESTALE), a link now (ELOOP), a directory
+                // or a file where a directory was, or led outside (EXDEV).
+                guard error.isChangedSinceScan || error.isNotFound || error.isLoop || error.isNotDirectory
+                        || error.isEscape || error.isDirectory else {
+                    throw MobileBackupError.io(error, (entry.root?.path ?? "") + "/" + entry.relativePath)
+                }
+                return .skipped(BackupSkippedFile(domain: entry.domain, relativePath: entry.relativePath,
+                                                  reason: .changedSinceScan, message: error.description))
+            }
+        }
+        defer { input?.descriptor.closeQuietly() }
+        let path = destination.path(entry.fileID)
+        let output = try backupIO(path) { () throws(FileSystemError) in try destination.create(entry.fileID) }
+        defer { output.closeQuietly() }
+        do {
+            return .copied(try copier.copy(from: input, contents: entry.contents, to: output, encryption: encryption,
+                                           protectionClass: entry.protectionClass))
+        } catch let error as FileSystemError {
+            throw MobileBackupError.io(error, path)
+        }
+    }
+}
+
+extension BackupPlan {
+    /// The disk a backup's new payloads and rows take, counted before any is
+    /// written: a plain payload keeps its source's holes, so a sparse file
+    /// counts its allocated bytes, not its size; an encrypted payload
+    /// cannot (ciphertext has no holes), so it counts its whole padded size.
+    /// Each payload is rounded up to whole 4 KiB blocks, and each row counts
+    /// 1 KiB of Manifest.db.
+    func bytesNeeded(copying indices: [Int]) -> UInt64 {
+        let block: UInt64 = 4_096
+        var total = UInt64(entries.count) * 1_024
+        for index in indices {
+            let entry = entries[index]
+            let size = entry.status?.size ?? UInt64(entry.contents?.count ?? 0)
+            let stored: UInt64
+            if encryption != nil {
+                stored = (size / 16 + 1) * 16
+            } else if let status = entry.status, status.allocatedBytes < status.size {
+                stored = status.allocatedBytes
+            } else {
+                stored = size
+            }
+            total += (stored + block - 1) / block * block
+        }
+        return total
+    }
+
+    /// Refuses (``MobileBackupErrorCode/insufficientSpace``), before any
+    /// payload is written, a backup whose new payloads and rows the file
+    /// system of `target` cannot hold: a disk filled half-way would stop the
+    /// backup anyway, after minutes of writing, and leave every other writer
+    /// on that disk without space.
+    func checkFreeSpace(copying indices: [Int], into target: DirectoryHandle) throws {
+        let needed = bytesNeeded(copying: indices)
+        let space = try backupIO(target.path) { () throws(FileSystemError) in try target.descriptor.space() }
+        guard needed > space.available else { return }
+        let kind = encryption == nil ? "sparse files counted by their data" : "encrypted, so sparse files count their whole size"
+        throw MobileBackupError(.insufficientSpace, path: target.path,
+                                "the backup needs about \(needed) bytes for \(indices.count) payloads (\(kind)) "
+                                + "and the file system has \(space.available) bytes free; nothing was copied")
+    }
+}

@@ -1,3 +1,4 @@
+import Container
 import FileSystem
 import Foundation
 import SystemPackage
@@ -211,4 +212,90 @@ public enum LaunchIO: Sendable, Hashable {
 
     /// A file handle's descriptor.
     public static func fileHandle(_ handle: FileHandle) -> LaunchIO { .descriptor(handle.fileDescriptor) }
+}
+
+extension ConfinedLaunch {
+    /// The directories of a data container an app may write: the rest of
+    /// the container (its root) is read-only, as on iOS.
+    /// (The top-level directories whose row in Container's rules table is
+    /// writable: `Documents`, `Library` and `tmp`.)
+    public static let writableContainerDirectories = ContainerDirectory.layout(of: .app)
+        .filter { !$0.relativePath.contains("/") && StorageRules.rules(for: $0, in: .app).writable }
+        .map(\.relativePath)
+
+    /// Describes the launch of an app: `executable` inside `bundle` runs with
+    /// ``ContainerEnvironment`` for `container`, starts in the container, and
+    /// may reach only the system (read-only), its bundle (read and execute),
+    /// its container's root (read), `Documents`, `Library` and `tmp`
+    /// (read-write, never executed), and `groups` (shared app-group
+    /// containers, read-write). The data directories are opened beneath the
+    /// container without following links (``PathRule/beneath``), and the
+    /// program runs as ``ConfinedLaunch/user``, never as root.
+    public static func app(executable: URL, bundle: URL, container: URL, groups: [URL] = [],
+                           arguments: [String] = [], environment extra: [String: String] = [:]) -> ConfinedLaunch {
+        let containerPath = container.standardizedFileURL.path
+        let bundlePath = bundle.standardizedFileURL.path
+        var environment = ContainerEnvironment(container: containerPath, bundle: bundlePath,
+                                               inheriting: ProcessInfo.processInfo.environment).variables
+        environment.merge(extra) { _, new in new }
+        var launch = ConfinedLaunch(executable: executable, arguments: arguments, environment: environment)
+        launch.rules.append(PathRule(bundlePath, .readExecute))
+        launch.rules.append(PathRule(containerPath, .read))
+        // Opened beneath the container with no link followed: a `Documents`
+        // that a restore or anyone else made a link must not grant its target.
+        for name in writableContainerDirectories {
+            launch.rules.append(PathRule(containerPath + "/" + name, .readWrite, beneath: containerPath))
+        }
+        launch.rules += groups.map { PathRule($0, .readWrite) }
+        // Every app's bundle and container sits beside this one's: a run
+        // path must not open them (the app's own are allowed by the rules above).
+        let bundles = bundle.standardizedFileURL.deletingLastPathComponent().deletingLastPathComponent().path
+        launch.libraryExclusions = [bundles, container.standardizedFileURL.deletingLastPathComponent().path]
+            + groups.map { $0.standardizedFileURL.deletingLastPathComponent().path }
+        launch.libraryExclusions = launch.libraryExclusions.reduce(into: []) { unique, path in
+            if path != "/" && !path.isEmpty && !unique.contains(path) { unique.append(path) }
+        }
+        launch.workingDirectory = container
+        return launch
+    }
+}
+
+extension ConfinedLaunch {
+    /// Hands every directory the program may write (a rule with all of
+    /// ``LandlockAccess/readWrite``) to ``user``: the program runs as that
+    /// user, so it must own its data to write it. A rule with a
+    /// ``PathRule/beneath`` directory is opened beneath it with no link
+    /// followed, so a link planted in a container hands over nothing; a
+    /// missing directory is left to the trampoline to report.
+    func handOverDataDirectories() throws {
+        guard user.uid != 0, user.gid != 0 else {
+            throw LaunchError(.privilegeDropFailed, path: user.description, "an app never runs as root (uid or gid 0)")
+        }
+        for rule in rules where rule.access.isSuperset(of: .readWrite) {
+            do {
+                let directory = try open(rule)
+                defer { directory.closeQuietly() }
+                try directory.setOwnerOfTree(user: user.uid, group: user.gid)
+            } catch {
+                if error.isNotFound { continue }  // the trampoline reports it (or skips an optional rule)
+                if rule.beneath == nil && error.isNotDirectory { continue }  // a file rule: nothing to hand over
+                if error.isLoop || error.isEscape || error.isNotDirectory {
+                    throw LaunchError(.linkRefused, path: rule.path,
+                                      "a data directory is a symbolic link (never followed)")
+                }
+                throw LaunchError(.ownershipFailed, path: rule.path,
+                                  "cannot hand the directory to user \(user)").caused(by: error)
+            }
+        }
+    }
+
+    private func open(_ rule: PathRule) throws(FileSystemError) -> FileDescriptor {
+        guard let anchor = rule.beneath, let relative = rule.pathBeneath else {
+            return try FileDescriptor.openDirectory(atPath: rule.path, followLinks: rule.beneath == nil)
+        }
+        let container = try FileDescriptor.openDirectory(atPath: anchor)
+        defer { container.closeQuietly() }
+        if relative.isEmpty { return try container.openBeneath("", .readOnly, options: .directory) }
+        return try container.openBeneath(relative, .readOnly, options: [.directory, .noFollow], followFinal: false)
+    }
 }
