@@ -31,11 +31,7 @@ extension StorageAuditor {
         var linked = Set<FileIdentity>()
         do {
             let handle = try DirectoryHandle(openingAt: root.standardizedFileURL.path, followLinks: false)
-            let rootStatus = try handle.descriptor.status()
-            usage.allocatedBytes += rootStatus.allocatedBytes
-            usage.apparentBytes += rootStatus.size
-            usage.directories += 1
-            usage.keptByUpdateBytes += rootStatus.allocatedBytes
+            usage.count(try handle.descriptor.status(), backedUp: false, purgeable: false, keptByUpdate: true)
             var classifier = ContainerEntryClassifier.group()
             try handle.descriptor.walkTree(repairedNames: .visit) { entry, parent throws(FileSystemError) in
                 let item = classifier.classify(entry, in: parent)
@@ -44,12 +40,10 @@ extension StorageAuditor {
                    !linked.insert(FileIdentity(device: status.device, inode: status.inode)).inserted {
                     return .descend
                 }
-                usage.allocatedBytes += status.allocatedBytes
-                usage.apparentBytes += status.size
-                if status.isDirectory { usage.directories += 1 } else { usage.files += 1 }
-                if item.isBackedUp && !status.isDirectory { usage.backupBytes += status.size }
-                if item.rules.purgeableWhenDiskLow && !item.isStandardDirectory { usage.purgeableBytes += status.allocatedBytes }
-                if item.rules.keptAcrossUpdate { usage.keptByUpdateBytes += status.allocatedBytes }
+                // A purge empties a purgeable row's directory but keeps it.
+                usage.count(status, backedUp: item.isBackedUp,
+                            purgeable: item.rules.purgeableWhenDiskLow && !item.isStandardDirectory,
+                            keptByUpdate: item.rules.keptAcrossUpdate)
                 return .descend
             }
         } catch {

@@ -114,14 +114,7 @@ extension StorageAuditor {
                      isCategoryDirectory: Bool, scan: inout AppScan) {
         // A purge empties the directory but keeps it.
         let purgeable = rules.purgeableWhenDiskLow && !isCategoryDirectory
-        var usage = scan.usage[category.ordinal]
-        usage.allocatedBytes += status.allocatedBytes
-        usage.apparentBytes += status.size
-        if status.isDirectory { usage.directories += 1 } else { usage.files += 1 }
-        if backedUp && !status.isDirectory { usage.backupBytes += status.size }
-        if purgeable { usage.purgeableBytes += status.allocatedBytes }
-        if rules.keptAcrossUpdate { usage.keptByUpdateBytes += status.allocatedBytes }
-        scan.usage[category.ordinal] = usage
+        scan.usage[category.ordinal].count(status, backedUp: backedUp, purgeable: purgeable, keptByUpdate: rules.keptAcrossUpdate)
         if !status.isDirectory && status.linkCount > 1 {
             scan.linkedFiles.append(LinkedFileCount(identity: FileIdentity(device: status.device, inode: status.inode),
                                                     category: category, allocatedBytes: status.allocatedBytes,

@@ -1,3 +1,5 @@
+import FileSystem
+
 /// What one part of an app's storage costs: the disk, the backup, and what
 /// a purge or an update does with it. Every hard-linked file is counted
 /// once per audit, where the walk first met it.
@@ -24,6 +26,18 @@ public struct StorageUsage: Sendable, Hashable, Codable {
     public var keptByUpdateBytes: UInt64 = 0
 
     public init() {}
+
+    /// Counts one item the walk met: its blocks and size, and each figure
+    /// its rules give it (the backup counts a file's size, never a
+    /// directory's).
+    mutating func count(_ status: FileStatus, backedUp: Bool, purgeable: Bool, keptByUpdate: Bool) {
+        allocatedBytes += status.allocatedBytes
+        apparentBytes += status.size
+        if status.isDirectory { directories += 1 } else { files += 1 }
+        if backedUp && !status.isDirectory { backupBytes += status.size }
+        if purgeable { purgeableBytes += status.allocatedBytes }
+        if keptByUpdate { keptByUpdateBytes += status.allocatedBytes }
+    }
 
     /// Adds `other` to this usage.
     public mutating func add(_ other: StorageUsage) {

@@ -29,20 +29,19 @@ final class ConnectionCount: Sendable {
 
     init(maximum: Int) { self.maximum = maximum }
 
-    /// Takes a place; false when every place is taken (nothing taken then).
-    func enter() -> Bool {
+    /// Takes a place and returns how many are held with it; nil when every
+    /// place is taken (nothing taken then).
+    func enter() -> Int? {
         count.withLock { count in
-            guard count < maximum else { return false }
+            guard count < maximum else { return nil }
             count += 1
-            return true
+            return count
         }
     }
 
     /// Gives a place back; returns how many are held after.
     @discardableResult
     func leave() -> Int { count.withLock { $0 -= 1; return $0 } }
-
-    var current: Int { count.withLock { $0 } }
 }
 
 /// Each connection's guard, between HTTP decoding and Hummingbird's
@@ -134,12 +133,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func take(_ context: ChannelHandlerContext) {
         guard !counted else { return }
         let peer = context.channel.remoteAddress.map { "\($0)" } ?? "?"
-        if connections.enter() {
+        if let held = connections.enter() {
             counted = true
-            logger.debug("connection counted", metadata: ["peer": "\(peer)", "held": "\(connections.current)"])
+            logger.debug("connection counted", metadata: ["peer": "\(peer)", "held": "\(held)"])
         } else {
             state = .refused(dropped: 0)
-            logger.debug("connection over the cap closed", metadata: ["peer": "\(peer)", "held": "\(connections.current)"])
+            logger.debug("connection over the cap closed", metadata: ["peer": "\(peer)", "held": "\(connections.maximum)"])
             context.close(promise: nil)
         }
     }
